@@ -1,0 +1,73 @@
+import { Type, type Static } from 'typebox'
+
+/** Every permission name used by the API (contract §4). */
+export const PERMISSIONS = [
+  'users.manage',
+  'callings.manage',
+  'wards.manage',
+  'speaking.manage',
+  'proposals.submit',
+  'proposals.view',
+  'proposals.manage',
+] as const
+export type Permission = (typeof PERMISSIONS)[number]
+
+export const PermissionName = Type.Union([
+  Type.Literal('users.manage'),
+  Type.Literal('callings.manage'),
+  Type.Literal('wards.manage'),
+  Type.Literal('speaking.manage'),
+  Type.Literal('proposals.submit'),
+  Type.Literal('proposals.view'),
+  Type.Literal('proposals.manage'),
+])
+
+/** Positive integer id in a path segment (contract §1). */
+export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
+
+/** ISO 8601 UTC timestamp with `Z`. */
+export const Timestamp = Type.String({ format: 'date-time' })
+
+/** `{detail, code?}` — every non-validation error (contract §2). */
+export const ErrorBody = Type.Object({
+  detail: Type.String(),
+  code: Type.Optional(Type.String()),
+})
+export type ErrorBody = Static<typeof ErrorBody>
+
+/** FastAPI-style 422 body (contract §2). */
+export const ValidationErrorBody = Type.Object({
+  detail: Type.Array(
+    Type.Object({
+      loc: Type.Array(Type.String()),
+      msg: Type.String(),
+      type: Type.String(),
+    }),
+  ),
+})
+export type ValidationErrorBody = Static<typeof ValidationErrorBody>
+
+/** Error codes carried in `code` (contract §2 and domain sections). */
+export const ERROR_CODES = [
+  'password_change_required',
+  'forbidden',
+  'not_found',
+  'duplicate_name',
+  'duplicate_email',
+  'slot_filled',
+  'stale_stage',
+  'wrong_stage',
+  'system_defined',
+  'wrong_password',
+  'conflict',
+  'in_use',
+  'last_admin',
+  'too_many_attempts',
+] as const
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+/** `limit`/`offset` pagination; the total goes in `X-Total-Count`. */
+export const Pagination = {
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+}

@@ -1,0 +1,68 @@
+import { Type, type Static } from 'typebox'
+import { Id, PermissionName, Timestamp } from './common.ts'
+
+export const User = Type.Object({
+  id: Id,
+  email: Type.String(),
+  fname: Type.String(),
+  lname: Type.String(),
+  active: Type.Boolean(),
+  force_password_reset: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type User = Static<typeof User>
+
+/** What a caller without `users.manage` sees of other users (contract §4). */
+export const UserSummary = Type.Object({
+  id: Id,
+  fname: Type.String(),
+  lname: Type.String(),
+  active: Type.Boolean(),
+})
+export type UserSummary = Static<typeof UserSummary>
+
+export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' })
+export const PersonName = Type.String({ minLength: 1, maxLength: 100 })
+export const Password = Type.String({ minLength: 8, maxLength: 256 })
+
+export const CreateUserBody = Type.Object({
+  email: Email,
+  fname: PersonName,
+  lname: PersonName,
+  password: Type.Optional(Password),
+})
+export type CreateUserBody = Static<typeof CreateUserBody>
+
+export const CreatedUser = Type.Object({
+  ...User.properties,
+  /** Returned once, when the server generated the password. */
+  temporary_password: Type.Optional(Type.String()),
+})
+
+export const UpdateUserBody = Type.Object({
+  email: Email,
+  fname: PersonName,
+  lname: PersonName,
+  active: Type.Optional(Type.Boolean()),
+})
+export type UpdateUserBody = Static<typeof UpdateUserBody>
+
+export const ChangePasswordBody = Type.Object({
+  old_password: Type.Optional(Type.String({ maxLength: 1024 })),
+  new_password: Type.String({ maxLength: 1024 }),
+})
+export type ChangePasswordBody = Static<typeof ChangePasswordBody>
+
+export const PermissionsBody = Type.Object({
+  permissions: Type.Array(PermissionName, { maxItems: 50, uniqueItems: false }),
+})
+export type PermissionsBody = Static<typeof PermissionsBody>
+
+export const UserListQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  active: Type.Optional(Type.Boolean()),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+})
+export type UserListQuery = Static<typeof UserListQuery>

@@ -1,0 +1,155 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify'
+import cookie from '@fastify/cookie'
+import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
+import fastifyStatic from '@fastify/static'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { ErrorBody, ValidationErrorBody } from '@stake/contract'
+import type { Kysely } from 'kysely'
+import type { Config } from './config.ts'
+import { systemClock, type Clock } from './clock.ts'
+import type { AppContext } from './context.ts'
+import type { Dialect } from './db/database.ts'
+import type { DB } from './db/schema.ts'
+import type { FastifyTypebox } from './http.ts'
+import { API_SEGMENTS, MODULES } from './modules/index.ts'
+import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
+import { PasswordHasher } from './modules/auth/passwords.ts'
+import { AccessTokens } from './modules/auth/tokens.ts'
+import authPlugin from './plugins/auth.ts'
+import errorsPlugin from './plugins/errors.ts'
+
+export interface AppDeps {
+  config: Config
+  db: Kysely<DB>
+  dialect: Dialect
+  clock?: Clock
+  /** pino options, or false for no logging (tests). */
+  logger?: FastifyServerOptions['logger']
+}
+
+/** Adds the documented error responses every route can give (contract §2). */
+function documentErrors(route: RouteOptions): void {
+  const schema = (route.schema ??= {})
+  const response = (schema.response ??= {}) as Record<string, unknown>
+  const config = (route.config ?? {}) as { auth?: string; permission?: string }
+  const authenticated = config.permission !== undefined || (config.auth ?? 'user') !== 'public'
+  if (schema.body || schema.querystring || schema.params) response[422] ??= ValidationErrorBody
+  if (authenticated) {
+    response[401] ??= ErrorBody
+    response[403] ??= ErrorBody
+    ;(schema as Record<string, unknown>).security ??= config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
+  }
+  if (schema.params) response[404] ??= ErrorBody
+  response[500] ??= ErrorBody
+}
+
+/** Builds the whole application; never listens (main.ts does). */
+export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
+  const { config, db, dialect } = deps
+  const clock = deps.clock ?? systemClock
+
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  const secret = await resolveJwtSecret(db, config.jwtSecret)
+  const ctx: AppContext = {
+    config,
+    db,
+    dialect,
+    clock,
+    tokens: new AccessTokens(secret, config.accessTokenTtlSeconds),
+    hasher: new PasswordHasher(config.argon2),
+  }
+
+  // One JSON line per request, with its id; never headers, cookies or bodies.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id)
+  })
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+        user_id: request.actor?.id ?? null,
+      },
+      'request',
+    )
+  })
+
+  await app.register(errorsPlugin)
+  await app.register(cookie)
+  // HSTS and upgrade-insecure-requests only where the service is served over
+  // https (the same switch as the Secure cookie); on plain http they would break it.
+  await app.register(helmet, {
+    global: true,
+    hsts: config.cookieSecure,
+    contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
+  })
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, { origin: config.corsOrigins, credentials: true, exposedHeaders: ['X-Total-Count', 'Retry-After'] })
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Stake Administration Service',
+        version: '0.1.0',
+        description: 'Sign-in, users, callings, wards, the calling-proposal tracker and the speaking schedule.',
+      },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { persistAuthorization: false } })
+  await app.register(authPlugin, ctx)
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') || route.url === '/openapi.json') return
+    documentErrors(route)
+  })
+
+  await app.register(async (api) => {
+    for (const module of MODULES) await api.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
+  }, { prefix: '/api' })
+  // The same handlers at the root as the spec lists them, hidden from the docs.
+  await app.register(async (root) => {
+    root.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true }
+    })
+    for (const module of MODULES) await root.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
+  })
+
+  app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
+
+  const webDist = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : null
+  if (webDist) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, serve: true, prefix: '/' })
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const segment = request.url.split('?')[0]!.split('/')[1] ?? ''
+    if (webDist && (request.method === 'GET' || request.method === 'HEAD') && !API_SEGMENTS.has(segment)) {
+      // Client-side routes of the single-page web client.
+      return reply.type('text/html').sendFile('index.html')
+    }
+    return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
+  })
+
+  return app as unknown as FastifyTypebox
+}

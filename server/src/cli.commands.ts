@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely'
+import type { Config } from './config.ts'
+import type { DB } from './db/schema.ts'
+
+/** Commands contributed by domain modules (e.g. callings: list, fill a slot). */
+export interface CliCommand {
+  name: string
+  usage: string
+  description: string
+  run(db: Kysely<DB>, args: string[], config: Config): Promise<number>
+}
+
+export const CLI_COMMANDS: CliCommand[] = []

@@ -1,0 +1,94 @@
+/**
+ * Configuration comes only from the environment (contract §9). It is parsed and
+ * validated once, here, and handed down; nothing below reads `process.env`.
+ */
+export interface Config {
+  port: number
+  host: string
+  databaseUrl: string
+  jwtSecret: string | null
+  adminEmail: string
+  initialAdminPassword: string | null
+  cookieSecure: boolean
+  corsOrigins: string[]
+  trustProxy: boolean
+  accessTokenTtlSeconds: number
+  sessionTtlSeconds: number
+  spApprovalsRequired: number
+  hcApprovalsRequired: number
+  highCouncilSeats: number
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** argon2id cost; production values by default, cheap ones in tests. */
+  argon2: { memoryCost: number; timeCost: number; parallelism: number }
+  /** Where the built web client lives; null serves no client. */
+  webDist: string | null
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+/** OWASP's argon2id recommendation: 19 MiB, 2 passes, 1 lane. */
+export const PRODUCTION_ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function bool(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase()
+  if (raw === undefined || raw === '') return fallback
+  if (['true', '1', 'yes'].includes(raw)) return true
+  if (['false', '0', 'no'].includes(raw)) return false
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
+}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const host = env.HOST?.trim() || '127.0.0.1'
+  const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/stake.db'
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${databaseUrl}"`)
+  }
+  const jwtSecret = env.JWT_SECRET || null
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 bytes long')
+  }
+  const adminEmail = env.ADMIN_EMAIL?.trim() || 'admin@example.com'
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`)
+  const initialAdminPassword = env.INITIAL_ADMIN_PASSWORD || null
+  if (initialAdminPassword !== null && (initialAdminPassword.length < 8 || initialAdminPassword.length > 256)) {
+    throw new ConfigError('INITIAL_ADMIN_PASSWORD must be 8 to 256 characters')
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel']
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
+  const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  for (const origin of corsOrigins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entry is not an origin: "${origin}"`)
+  }
+  return {
+    port: int(env, 'PORT', 8000, 0, 65535),
+    host,
+    databaseUrl,
+    jwtSecret,
+    adminEmail,
+    initialAdminPassword,
+    cookieSecure: bool(env, 'COOKIE_SECURE', !LOCAL_HOSTS.has(host)),
+    corsOrigins,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 900),
+    sessionTtlSeconds: 7 * 24 * 3600,
+    spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),
+    hcApprovalsRequired: int(env, 'HC_APPROVALS_REQUIRED', 3, 1, 100),
+    highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
+    logLevel,
+    argon2: PRODUCTION_ARGON2,
+    webDist: null,
+  }
+}

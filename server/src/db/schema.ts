@@ -1,0 +1,109 @@
+import type { Generated, SqlBool } from 'kysely'
+
+/**
+ * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
+ * so they compare correctly as text and need no per-dialect parsing. Booleans
+ * are real booleans on PostgreSQL and 0/1 on SQLite: read them with Boolean().
+ */
+export interface AppSettingsTable {
+  key: string
+  value: string
+}
+
+export interface UsersTable {
+  id: Generated<number>
+  email: string
+  /** lower(trim(email)); unique — the case-insensitive identity. */
+  email_key: string
+  fname: string
+  lname: string
+  password_hash: string
+  active: SqlBool
+  force_password_reset: SqlBool
+  created_at: string
+  updated_at: string
+}
+
+export interface UserPermissionsTable {
+  user_id: number
+  permission: string
+}
+
+export interface SessionsTable {
+  id: string
+  user_id: number
+  token_hash: string
+  previous_token_hash: string | null
+  rotated_at: string | null
+  created_at: string
+  expires_at: string
+  last_used_at: string
+  user_agent: string | null
+  ip: string | null
+}
+
+export interface LoginThrottleTable {
+  /** 'account' or 'ip' */
+  scope: string
+  key: string
+  failures: number
+  window_start: string
+  locked_until: string | null
+}
+
+export interface CallingsTable {
+  id: Generated<number>
+  name: string
+  /** lower(trim(name)); unique. */
+  name_key: string
+  key: string | null
+  is_public: SqlBool
+  system_defined: SqlBool
+  max_slots: number
+  created_at: string
+  updated_at: string
+}
+
+export interface CallingPermissionsTable {
+  calling_id: number
+  permission: string
+}
+
+export interface CallingSlotsTable {
+  calling_id: number
+  slot_id: number
+  user_id: number | null
+  ward_id: number | null
+  filled_at: string | null
+}
+
+export interface CallingSlotHistoryTable {
+  id: Generated<number>
+  calling_id: number
+  slot_id: number
+  user_id: number
+  from_at: string
+  to_at: string | null
+}
+
+export interface WardsTable {
+  id: Generated<number>
+  name: string
+  name_key: string
+  start_time: number
+  created_at: string
+  updated_at: string
+}
+
+export interface DB {
+  app_settings: AppSettingsTable
+  users: UsersTable
+  user_permissions: UserPermissionsTable
+  sessions: SessionsTable
+  login_throttle: LoginThrottleTable
+  callings: CallingsTable
+  calling_permissions: CallingPermissionsTable
+  calling_slots: CallingSlotsTable
+  calling_slot_history: CallingSlotHistoryTable
+  wards: WardsTable
+}

@@ -1,0 +1,36 @@
+import type { ErrorCode } from '@stake/contract'
+
+export interface FieldError {
+  loc: string[]
+  msg: string
+  type: string
+}
+
+/**
+ * The one error type services throw. The error handler (plugins/errors.ts) is
+ * the only place that turns it into a response body.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | null,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+  }
+}
+
+/** A 422 raised by a service for a rule the schema cannot express. */
+export class ValidationFailure extends Error {
+  constructor(readonly errors: FieldError[]) {
+    super('Validation failed')
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`)
+export const forbidden = (message = 'You are not allowed to do this') => new AppError(403, 'forbidden', message)
+export const conflict = (code: ErrorCode, message: string) => new AppError(409, code, message)
+export const unauthorized = (message = 'Not authenticated') =>
+  new AppError(401, null, message, { 'WWW-Authenticate': 'Bearer' })
+export const invalid = (loc: string[], msg: string, type = 'value_error') => new ValidationFailure([{ loc, msg, type }])

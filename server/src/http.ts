@@ -1,0 +1,24 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+
+/** A Fastify instance whose route schemas type the handlers (TypeBox). */
+export type FastifyTypebox = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression<RawServerDefault>,
+  RawReplyDefaultExpression<RawServerDefault>,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>
+
+/** Sends a page of a list: the rows as the body, the total in X-Total-Count. */
+export function sendPage<T>(reply: FastifyReply, page: { rows: T[]; total: number }): T[] {
+  reply.header('X-Total-Count', String(page.total))
+  return page.rows
+}

@@ -1,0 +1,62 @@
+import path from 'node:path'
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { buildApp } from './app.ts'
+import { ConfigError, parseConfig, type Config } from './config.ts'
+import { createDatabase } from './db/database.ts'
+import { migrate } from './db/migrate.ts'
+import { startupTasks } from './startup.ts'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+function loadConfig(): Config {
+  // An optional .env in the working directory; real environment variables win.
+  if (fs.existsSync('.env')) process.loadEnvFile('.env')
+  try {
+    return { ...parseConfig(process.env), webDist: path.resolve(here, '../../web/dist') }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`)
+      process.exit(2)
+    }
+    throw error
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig()
+  const database = createDatabase(config.databaseUrl)
+  await migrate(database.db)
+
+  const app = await buildApp({
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password'],
+    },
+  })
+  await startupTasks(app, config, database.db)
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    await app.close() // stops accepting, waits for in-flight requests
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
+
+  await app.listen({ port: config.port, host: config.host })
+  const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
+  console.log(`Stake Administration Service: http://${shown}:${config.port}/  (API docs: /docs)`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

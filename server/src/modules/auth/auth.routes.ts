@@ -1,0 +1,128 @@
+import formbody from '@fastify/formbody'
+import type { FastifyReply } from 'fastify'
+import { Type } from 'typebox'
+import { LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
+import type { FastifyTypebox } from '../../http.ts'
+import type { AppContext } from '../../context.ts'
+import { ValidationFailure } from '../../errors.ts'
+import { requireActor } from '../../plugins/auth.ts'
+import { AuthService, type IssuedSession } from './auth.service.ts'
+
+export const REFRESH_COOKIE = 'refresh_token'
+
+export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
+  const service = new AuthService(ctx)
+  const cookieOptions = { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.config.cookieSecure } as const
+
+  const send = (reply: FastifyReply, issued: IssuedSession) => {
+    if (issued.cookie) {
+      reply.setCookie(REFRESH_COOKIE, issued.cookie.value, { ...cookieOptions, maxAge: issued.cookie.maxAgeSeconds })
+    }
+    reply.header('Cache-Control', 'no-store')
+    return issued.tokens
+  }
+  const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions)
+
+  // The login form parser lives only in this context: every other route
+  // accepts JSON alone (contract §1).
+  await app.register(async (login: FastifyTypebox) => {
+    await login.register(formbody, { bodyLimit: 16 * 1024 })
+    login.post(
+      '/login',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign in with email and password (form-encoded)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: LoginForm,
+          response: { 200: TokenResponse },
+        },
+        preValidation: async (request) => {
+          if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+            throw new ValidationFailure([
+              { loc: ['header', 'content-type'], msg: 'Login expects application/x-www-form-urlencoded', type: 'content_type' },
+            ])
+          }
+        },
+      },
+      async (request, reply) => {
+        const issued = await service.login(request.body.username, request.body.password, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        })
+        return send(reply, issued)
+      },
+    )
+  })
+
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/refresh',
+      config: { auth: 'public', passwordChangeExempt: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange the refresh cookie for a new access token (rotates the cookie)',
+        response: { 200: TokenResponse },
+      },
+      handler: async (request, reply) => {
+        try {
+          return send(reply, await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg)))
+        } catch (error) {
+          clearCookie(reply)
+          throw error
+        }
+      },
+    })
+  }
+
+  app.get(
+    '/me',
+    {
+      config: { passwordChangeExempt: true },
+      schema: { tags: ['auth'], summary: 'The current user, with callings and effective permissions', response: { 200: Me } },
+    },
+    async (request) => service.me(requireActor(request)),
+  )
+
+  app.post(
+    '/logout',
+    {
+      config: { passwordChangeExempt: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'End this session (or all sessions with ?all=true)',
+        querystring: Type.Object({ all: Type.Optional(Type.Boolean()) }),
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await service.logout(requireActor(request), request.query.all === true)
+      clearCookie(reply)
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.get(
+    '/sessions',
+    { schema: { tags: ['auth'], summary: "The caller's active sessions", response: { 200: Type.Array(SessionInfo) } } },
+    async (request) => service.listSessions(requireActor(request)),
+  )
+
+  app.delete(
+    '/sessions/:id',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End one of the caller’s sessions',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await service.endSession(requireActor(request), request.params.id)
+      return reply.status(204).send(null)
+    },
+  )
+}

@@ -1,0 +1,191 @@
+import type { HeldCalling, Me, SessionInfo, TokenResponse } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { addSeconds } from '../../clock.ts'
+import { AppError, notFound, unauthorized } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { findUserByEmail, findUserById, toUser, emailKey } from '../users/users.repository.ts'
+import { sortPermissions } from '../users/permissions.repository.ts'
+import * as sessions from './sessions.repository.ts'
+import * as throttle from './throttle.repository.ts'
+import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+
+/** Contract §3 throttling numbers. */
+export const THROTTLE = {
+  windowSeconds: 15 * 60,
+  accountFailures: 5,
+  ipFailures: 100,
+  /** First account lock; doubles with every further failure, up to the window. */
+  accountLockSeconds: 30,
+}
+/** How long the token just rotated out still yields an access token. */
+export const REFRESH_GRACE_SECONDS = 10
+
+const BAD_CREDENTIALS = 'Incorrect email or password'
+
+export interface ClientInfo {
+  ip: string
+  userAgent: string | null
+}
+
+export interface IssuedSession {
+  tokens: TokenResponse
+  /** Set when the cookie must be (re)written: value and remaining lifetime. */
+  cookie: { value: string; maxAgeSeconds: number } | null
+}
+
+export class AuthService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private async accessToken(userId: number, sessionId: string): Promise<TokenResponse> {
+    const access_token = await this.ctx.tokens.sign({ userId, sessionId }, this.ctx.clock.now())
+    return { access_token, token_type: 'bearer', expires_in: this.ctx.tokens.ttlSeconds }
+  }
+
+  private remaining(expiresAt: string): number {
+    return Math.max(0, Math.floor((Date.parse(expiresAt) - this.ctx.clock.now().getTime()) / 1000))
+  }
+
+  private tooManyAttempts(lockedUntil: string): AppError {
+    const retryAfter = Math.max(1, Math.ceil((Date.parse(lockedUntil) - this.ctx.clock.now().getTime()) / 1000))
+    return new AppError(429, null, 'Too many sign-in attempts. Try again later.', { 'Retry-After': String(retryAfter) })
+  }
+
+  async login(username: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+    const { db, clock, hasher, config } = this.ctx
+    const now = clock.now()
+    const nowIso = now.toISOString()
+    const account = emailKey(username)
+    const keys = [
+      { scope: 'account' as const, key: account },
+      { scope: 'ip' as const, key: client.ip },
+    ]
+    // An active lock wins even over a correct password (contract §3).
+    const locks = await throttle.findLocks(db, keys, nowIso)
+    const latest = locks.map((l) => l.locked_until!).sort().at(-1)
+    if (latest) throw this.tooManyAttempts(latest)
+
+    const user = await findUserByEmail(db, account)
+    // Unknown email, wrong password and inactive user take the same path and
+    // the same time: one argon2 verification each.
+    const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
+    if (!user || !ok || !user.active) {
+      await this.countFailure(keys, now)
+      throw unauthorized(BAD_CREDENTIALS)
+    }
+
+    const secret = newRefreshSecret()
+    const sessionId = newSessionId()
+    const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
+    await db.transaction().execute(async (trx) => {
+      await throttle.clearThrottle(trx, 'account', account)
+      await sessions.insertSession(trx, {
+        id: sessionId,
+        user_id: user.id,
+        token_hash: hashSecret(secret),
+        created_at: nowIso,
+        expires_at: expiresAt,
+        last_used_at: nowIso,
+        user_agent: client.userAgent?.slice(0, 500) ?? null,
+        ip: client.ip.slice(0, 64),
+      })
+    })
+    return {
+      tokens: await this.accessToken(user.id, sessionId),
+      cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
+    }
+  }
+
+  private async countFailure(keys: { scope: 'account' | 'ip'; key: string }[], now: Date): Promise<void> {
+    const nowIso = now.toISOString()
+    const cutoff = addSeconds(now, -THROTTLE.windowSeconds).toISOString()
+    await this.ctx.db.transaction().execute(async (trx) => {
+      for (const { scope, key } of keys) {
+        const { failures, window_start } = await throttle.countFailure(trx, scope, key, nowIso, cutoff)
+        if (scope === 'account' && failures >= THROTTLE.accountFailures) {
+          const seconds = Math.min(
+            THROTTLE.windowSeconds,
+            THROTTLE.accountLockSeconds * 2 ** (failures - THROTTLE.accountFailures),
+          )
+          await throttle.setLock(trx, scope, key, addSeconds(now, seconds).toISOString())
+        }
+        if (scope === 'ip' && failures >= THROTTLE.ipFailures) {
+          const until = addSeconds(new Date(window_start), THROTTLE.windowSeconds)
+          await throttle.setLock(trx, scope, key, (until > now ? until : addSeconds(now, 60)).toISOString())
+        }
+      }
+    })
+  }
+
+  /**
+   * Rotates the refresh token (contract §3). The token just rotated out still
+   * works for REFRESH_GRACE_SECONDS without another rotation (two tabs); any
+   * other stale token is treated as stolen and ends the session.
+   */
+  async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
+    const { db, clock } = this.ctx
+    const parsed = parseRefreshToken(cookieValue)
+    if (!parsed) throw unauthorized('Session expired or revoked')
+    const now = clock.now()
+    const nowIso = now.toISOString()
+    const presented = hashSecret(parsed.secret)
+
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const session = await sessions.findSession(db, parsed.sessionId)
+      if (!session || session.expires_at <= nowIso) throw unauthorized('Session expired or revoked')
+      const user = await findUserById(db, session.user_id)
+      if (!user || !user.active) throw unauthorized('Session expired or revoked')
+
+      if (sameHash(session.token_hash, presented)) {
+        const secret = newRefreshSecret()
+        if (await sessions.rotateSessionToken(db, session.id, presented, hashSecret(secret), nowIso)) {
+          return {
+            tokens: await this.accessToken(user.id, session.id),
+            cookie: { value: `${session.id}.${secret}`, maxAgeSeconds: this.remaining(session.expires_at) },
+          }
+        }
+        continue // rotated concurrently by another request: read again, take the grace path
+      }
+      const inGrace =
+        sameHash(session.previous_token_hash, presented) &&
+        session.rotated_at !== null &&
+        now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
+      if (inGrace) return { tokens: await this.accessToken(user.id, session.id), cookie: null }
+
+      await sessions.deleteSession(db, session.id)
+      log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
+      throw unauthorized('Session expired or revoked')
+    }
+    throw unauthorized('Session expired or revoked')
+  }
+
+  async logout(actor: Actor, all: boolean): Promise<void> {
+    if (all) await sessions.deleteUserSessions(this.ctx.db, actor.id)
+    else await sessions.deleteSession(this.ctx.db, actor.sessionId)
+  }
+
+  async me(actor: Actor): Promise<Me> {
+    const { db } = this.ctx
+    const [user, held] = await Promise.all([
+      findUserById(db, actor.id),
+      db
+        .selectFrom('calling_slots as cs')
+        .innerJoin('callings as c', 'c.id', 'cs.calling_id')
+        .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
+        .where('cs.user_id', '=', actor.id)
+        .orderBy('c.id')
+        .execute(),
+    ])
+    if (!user) throw unauthorized()
+    const callings: HeldCalling[] = held.map((h) => ({ ...h, key: h.key ?? null, ward_id: h.ward_id ?? null }))
+    return { ...toUser(user), callings, permissions: sortPermissions(actor.permissions) }
+  }
+
+  async listSessions(actor: Actor): Promise<SessionInfo[]> {
+    const rows = await sessions.listUserSessions(this.ctx.db, actor.id, this.ctx.clock.now().toISOString())
+    return rows.map((r) => ({ ...r, current: r.id === actor.sessionId }))
+  }
+
+  async endSession(actor: Actor, sessionId: string): Promise<void> {
+    if (!(await sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId))) throw notFound('Session')
+  }
+}

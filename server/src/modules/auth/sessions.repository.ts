@@ -1,0 +1,85 @@
+import type { Executor } from '../../db/types.ts'
+
+export interface NewSession {
+  id: string
+  user_id: number
+  token_hash: string
+  created_at: string
+  expires_at: string
+  last_used_at: string
+  user_agent: string | null
+  ip: string | null
+}
+
+export async function insertSession(db: Executor, session: NewSession): Promise<void> {
+  await db.insertInto('sessions').values(session).execute()
+}
+
+export function findSession(db: Executor, id: string) {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/**
+ * The per-request check (contract §3): the session exists, belongs to the
+ * token's user and has not expired, and the user is active. One indexed query.
+ */
+export function findAuthenticatedUser(db: Executor, sessionId: string, userId: number, now: string) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['u.id', 'u.force_password_reset'])
+    .where('s.id', '=', sessionId)
+    .where('s.user_id', '=', userId)
+    .where('s.expires_at', '>', now)
+    .where('u.active', '=', true)
+    .executeTakeFirst()
+}
+
+/**
+ * Rotation is a conditional write: it succeeds only while `currentHash` is
+ * still the session's token, so two concurrent refreshes cannot both rotate.
+ */
+export async function rotateSessionToken(
+  db: Executor,
+  id: string,
+  currentHash: string,
+  nextHash: string,
+  now: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ token_hash: nextHash, previous_token_hash: currentHash, rotated_at: now, last_used_at: now })
+    .where('id', '=', id)
+    .where('token_hash', '=', currentHash)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+export async function deleteSession(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', id).execute()
+}
+
+export async function deleteUserSessions(db: Executor, userId: number, exceptId: string | null = null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId)
+  if (exceptId !== null) query = query.where('id', '!=', exceptId)
+  await query.execute()
+}
+
+export function listUserSessions(db: Executor, userId: number, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_used_at', 'expires_at', 'user_agent', 'ip'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now)
+    .orderBy('last_used_at', 'desc')
+    .execute()
+}
+
+export async function deleteOwnSession(db: Executor, userId: number, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('sessions').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
+  return Number(result.numDeletedRows) === 1
+}
+
+export async function purgeExpiredSessions(db: Executor, now: string): Promise<void> {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute()
+}

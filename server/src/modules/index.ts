@@ -1,0 +1,32 @@
+import type { AppContext } from '../context.ts'
+import type { FastifyTypebox } from '../http.ts'
+import authRoutes from './auth/auth.routes.ts'
+import opsRoutes from './ops/ops.routes.ts'
+import usersRoutes from './users/users.routes.ts'
+
+export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
+
+/**
+ * Every domain's routes and their prefix. app.ts mounts each one under /api
+ * (canonical, documented) and again at the root (hidden aliases, contract §1).
+ */
+export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
+  { prefix: '', routes: opsRoutes },
+  { prefix: '/auth', routes: authRoutes },
+  { prefix: '/users', routes: usersRoutes },
+]
+
+/** First path segments the API owns; web-client routes must avoid them. */
+export const API_SEGMENTS = new Set([
+  'api',
+  'auth',
+  'users',
+  'callings',
+  'speaking',
+  'calling-kanban',
+  'wards',
+  'health',
+  'ready',
+  'docs',
+  'openapi.json',
+])

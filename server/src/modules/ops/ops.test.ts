@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { useTestApp } from '../../test/harness.ts'
+
+describe('operations', () => {
+  const t = useTestApp()
+
+  it('GET /health and /api/health answer 200 {status: ok}, with or without a trailing slash', async () => {
+    for (const url of ['/health', '/api/health', '/api/health/', '/health/']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      assert.equal(res.statusCode, 200, url)
+      assert.deepEqual(res.json(), { status: 'ok' })
+    }
+  })
+
+  it('GET /ready answers 200 when the database answers', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/ready' })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), { status: 'ready' })
+  })
+
+  it('unknown API paths are 404 with the contract body', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' })
+    assert.equal(res.statusCode, 404)
+    assert.deepEqual(res.json(), { detail: 'Not found', code: 'not_found' })
+  })
+
+  it('every response carries a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' })
+    assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/)
+  })
+})

@@ -1,0 +1,22 @@
+import type { Permission } from '@stake/contract'
+
+/** Pure rules about users (contract §4); the service applies them. */
+
+export const canManageUsers = (permissions: ReadonlySet<Permission>): boolean => permissions.has('users.manage')
+
+/** Self or a user manager may read and edit a user record. */
+export const canEditUser = (actorId: number, permissions: ReadonlySet<Permission>, targetId: number): boolean =>
+  actorId === targetId || canManageUsers(permissions)
+
+/**
+ * Nobody can grant a permission they do not hold (contract §4). Returns the
+ * permissions in `next` that are new compared to `current` and not held.
+ */
+export function ungrantable(
+  held: ReadonlySet<Permission>,
+  current: readonly Permission[],
+  next: readonly Permission[],
+): Permission[] {
+  const before = new Set(current)
+  return [...new Set(next)].filter((p) => !before.has(p) && !held.has(p))
+}

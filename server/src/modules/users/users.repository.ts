@@ -1,0 +1,146 @@
+import { sql, type Selectable } from 'kysely'
+import type { User, UserSummary } from '@stake/contract'
+import type { Executor } from '../../db/types.ts'
+import type { UsersTable } from '../../db/schema.ts'
+
+export type UserRow = Selectable<UsersTable>
+
+/** The one mapper from a user row to the API shape; never the password hash. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    fname: row.fname,
+    lname: row.lname,
+    active: Boolean(row.active),
+    force_password_reset: Boolean(row.force_password_reset),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export const toUserSummary = (row: Pick<UserRow, 'id' | 'fname' | 'lname' | 'active'>): UserSummary => ({
+  id: row.id,
+  fname: row.fname,
+  lname: row.lname,
+  active: Boolean(row.active),
+})
+
+export const emailKey = (email: string): string => email.trim().toLowerCase()
+
+export function findUserById(db: Executor, id: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function findUserByEmail(db: Executor, email: string) {
+  return db.selectFrom('users').selectAll().where('email_key', '=', emailKey(email)).executeTakeFirst()
+}
+
+export interface NewUser {
+  email: string
+  fname: string
+  lname: string
+  password_hash: string
+  force_password_reset: boolean
+  now: string
+}
+
+export function insertUser(db: Executor, user: NewUser) {
+  return db
+    .insertInto('users')
+    .values({
+      email: user.email.trim(),
+      email_key: emailKey(user.email),
+      fname: user.fname,
+      lname: user.lname,
+      password_hash: user.password_hash,
+      active: true,
+      force_password_reset: user.force_password_reset,
+      created_at: user.now,
+      updated_at: user.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export interface UserFilter {
+  q?: string
+  active?: boolean
+  /** Whether `q` may match the email (only for callers who see emails). */
+  searchEmail: boolean
+}
+
+function filtered(db: Executor, filter: UserFilter) {
+  let query = db.selectFrom('users')
+  if (filter.active !== undefined) query = query.where('active', '=', filter.active)
+  const q = filter.q?.trim().toLowerCase()
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(fname)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(lname)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(fname || ' ' || lname)`, 'like', sql`${pattern} escape '\\'`),
+        ...(filter.searchEmail ? [eb('email_key', 'like', sql<string>`${pattern} escape '\\'`)] : []),
+      ]),
+    )
+  }
+  return query
+}
+
+export async function listUsers(db: Executor, filter: UserFilter, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    filtered(db, filter).selectAll().orderBy('lname').orderBy('fname').orderBy('id').limit(limit).offset(offset).execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(total.n) }
+}
+
+export async function updateUser(
+  db: Executor,
+  id: number,
+  changes: Partial<{ email: string; fname: string; lname: string; active: boolean; password_hash: string; force_password_reset: boolean }>,
+  now: string,
+) {
+  const values: Record<string, unknown> = { ...changes, updated_at: now }
+  if (changes.email !== undefined) {
+    values.email = changes.email.trim()
+    values.email_key = emailKey(changes.email)
+  }
+  return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst()
+}
+
+/**
+ * Active holders of a permission, directly or through a calling. On
+ * PostgreSQL the rows are locked, so two transactions that each check "is
+ * someone else still an administrator?" run one after the other.
+ */
+export async function lockActiveHolders(db: Executor, permission: string, dialect: 'sqlite' | 'postgres'): Promise<number[]> {
+  let query = db
+    .selectFrom('users')
+    .select('id')
+    .where('active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', eb.selectFrom('user_permissions').select('user_id').where('permission', '=', permission)),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('calling_slots as cs')
+            .innerJoin('calling_permissions as cp', 'cp.calling_id', 'cs.calling_id')
+            .select('cs.user_id')
+            .where('cp.permission', '=', permission)
+            .where('cs.user_id', 'is not', null) as never,
+        ),
+      ]),
+    )
+  if (dialect === 'postgres') query = query.forUpdate()
+  const rows = await query.execute()
+  return rows.map((r) => r.id)
+}

@@ -1,0 +1,137 @@
+import type { CreateUserBody, Permission, UpdateUserBody, User, UserListQuery, UserSummary } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { isUniqueViolation } from '../../db/database.ts'
+import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.ts'
+import { PASSWORD_CHANGE_REQUIRED, type Actor } from '../../plugins/auth.ts'
+import { checkNewPassword, randomPassword } from '../auth/passwords.ts'
+import { deleteUserSessions } from '../auth/sessions.repository.ts'
+import { directPermissions, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
+import * as repo from './users.repository.ts'
+import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
+
+const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
+
+export class UsersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  async create(actor: Actor, body: CreateUserBody): Promise<User & { temporary_password?: string }> {
+    const temporary = body.password === undefined ? randomPassword() : null
+    if (body.password !== undefined) checkNewPassword(body.password, 'password')
+    const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
+    try {
+      // Created by an administrator: the user must choose their own password.
+      const row = await repo.insertUser(this.ctx.db, { ...body, password_hash, force_password_reset: true, now: this.now() })
+      return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail()
+      throw error
+    }
+  }
+
+  async list(actor: Actor, query: UserListQuery): Promise<{ rows: (User | UserSummary)[]; total: number }> {
+    const manager = canManageUsers(actor.permissions)
+    // Without users.manage: active users only, names only (enough to pick an interviewer).
+    const filter = { q: query.q, active: manager ? query.active : true, searchEmail: manager }
+    if (!manager && query.active === false) return { rows: [], total: 0 }
+    const page = await repo.listUsers(this.ctx.db, filter, query.limit ?? 50, query.offset ?? 0)
+    return { rows: page.rows.map(manager ? repo.toUser : repo.toUserSummary), total: page.total }
+  }
+
+  private async visibleUser(actor: Actor, id: number) {
+    if (!canEditUser(actor.id, actor.permissions, id)) throw forbidden('You may only see your own user record')
+    const row = await repo.findUserById(this.ctx.db, id)
+    if (!row) throw notFound('User')
+    return row
+  }
+
+  async get(actor: Actor, id: number): Promise<User> {
+    return repo.toUser(await this.visibleUser(actor, id))
+  }
+
+  async update(actor: Actor, id: number, body: UpdateUserBody): Promise<User> {
+    const current = await this.visibleUser(actor, id)
+    const manager = canManageUsers(actor.permissions)
+    const activeChange = body.active !== undefined && body.active !== Boolean(current.active)
+    if (activeChange && !manager) throw forbidden('Only a user manager may activate or deactivate users')
+    if (activeChange && body.active === false && id === actor.id) {
+      throw conflict('conflict', 'You cannot deactivate yourself')
+    }
+    const { db, dialect } = this.ctx
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (activeChange && body.active === false) {
+          const holders = await repo.lockActiveHolders(trx, 'users.manage', dialect)
+          if (holders.includes(id) && holders.length <= 1) {
+            throw conflict('last_admin', 'This is the last active user who can manage users')
+          }
+          await deleteUserSessions(trx, id)
+        }
+        const row = await repo.updateUser(
+          trx,
+          id,
+          { email: body.email, fname: body.fname, lname: body.lname, ...(activeChange ? { active: body.active } : {}) },
+          this.now(),
+        )
+        if (!row) throw notFound('User')
+        return repo.toUser(row)
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateEmail()
+      throw error
+    }
+  }
+
+  /**
+   * PATCH /users/{id}/password (contract §3). Self: needs the old password,
+   * clears the flag, ends the other sessions. A user manager on someone else:
+   * sets the flag (they must choose their own) and ends all their sessions.
+   */
+  async changePassword(actor: Actor, id: number, oldPassword: string | undefined, newPassword: string): Promise<User> {
+    const self = actor.id === id
+    if (!self && actor.forcePasswordReset) throw PASSWORD_CHANGE_REQUIRED()
+    if (!self && !canManageUsers(actor.permissions)) throw forbidden('You may only change your own password')
+    const { db, hasher } = this.ctx
+    const target = await repo.findUserById(db, id)
+    if (!target) throw notFound('User')
+
+    if (self) {
+      if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
+      if (!(await hasher.verify(target.password_hash, oldPassword))) {
+        throw new AppError(400, 'wrong_password', 'The current password is not correct')
+      }
+    }
+    checkNewPassword(newPassword)
+    const unchanged = self ? oldPassword === newPassword : await hasher.verify(target.password_hash, newPassword)
+    if (unchanged) throw invalid(['body', 'new_password'], 'The new password must differ from the old one')
+
+    const password_hash = await hasher.hash(newPassword)
+    return db.transaction().execute(async (trx) => {
+      const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.now())
+      if (!row) throw notFound('User')
+      await deleteUserSessions(trx, id, self ? actor.sessionId : null)
+      return repo.toUser(row)
+    })
+  }
+
+  async getPermissions(actor: Actor, id: number): Promise<{ permissions: Permission[] }> {
+    await this.visibleUser(actor, id)
+    return { permissions: await directPermissions(this.ctx.db, id) }
+  }
+
+  async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
+    const { db } = this.ctx
+    if (!(await repo.findUserById(db, id))) throw notFound('User')
+    return db.transaction().execute(async (trx) => {
+      const current = await directPermissions(trx, id)
+      const refused = ungrantable(actor.permissions, current, next)
+      if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
+      const wanted = sortPermissions(new Set(next))
+      await replaceDirectPermissions(trx, id, wanted)
+      return { permissions: wanted }
+    })
+  }
+}

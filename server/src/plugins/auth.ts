@@ -1,0 +1,82 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Permission } from '@stake/contract'
+import type { AppContext } from '../context.ts'
+import { AppError, forbidden, unauthorized } from '../errors.ts'
+import { findAuthenticatedUser } from '../modules/auth/sessions.repository.ts'
+import { effectivePermissions } from '../modules/users/permissions.repository.ts'
+
+/** Who is calling: set by this plugin, read by handlers. */
+export interface Actor {
+  id: number
+  sessionId: string
+  forcePasswordReset: boolean
+  permissions: ReadonlySet<Permission>
+}
+
+/**
+ * Each route declares its requirement in `config`:
+ * - `auth`: 'public' (token ignored), 'optional' (anonymous allowed; a token,
+ *   if sent, must be valid) or 'user' (default: a valid token is required);
+ * - `permission`: a permission the caller must hold (implies 'user');
+ * - `passwordChangeExempt`: reachable while force_password_reset is true
+ *   (contract §3: /auth/me, /auth/logout, /auth/refresh, the password route).
+ */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: 'public' | 'optional' | 'user'
+    permission?: Permission
+    passwordChangeExempt?: boolean
+  }
+  interface FastifyRequest {
+    actor: Actor | null
+  }
+}
+
+export const PASSWORD_CHANGE_REQUIRED = () =>
+  new AppError(403, 'password_change_required', 'Password change required')
+
+/** The actor of a route declared 'user' or with a permission. */
+export function requireActor(request: FastifyRequest): Actor {
+  if (!request.actor) throw unauthorized()
+  return request.actor
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization
+  if (!header) return null
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match ? match[1]! : ''
+}
+
+export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContext) {
+  app.decorateRequest('actor', null)
+
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return
+    const config = request.routeOptions.config
+    const mode = config.permission ? 'user' : (config.auth ?? 'user')
+    if (mode === 'public') return
+
+    const token = bearerToken(request)
+    if (token === null) {
+      if (mode === 'optional') return
+      throw unauthorized()
+    }
+    const now = ctx.clock.now()
+    const verified = token ? await ctx.tokens.verify(token, now) : ({ ok: false, reason: 'invalid' } as const)
+    if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Not authenticated')
+
+    const row = await findAuthenticatedUser(ctx.db, verified.claims.sessionId, verified.claims.userId, now.toISOString())
+    if (!row) throw unauthorized()
+
+    const forcePasswordReset = Boolean(row.force_password_reset)
+    if (forcePasswordReset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
+
+    const permissions = await effectivePermissions(ctx.db, row.id)
+    request.actor = { id: row.id, sessionId: verified.claims.sessionId, forcePasswordReset, permissions }
+    if (config.permission && !permissions.has(config.permission)) {
+      throw forbidden(`This needs the ${config.permission} permission`)
+    }
+  })
+})

@@ -1,0 +1,109 @@
+import crypto from 'node:crypto'
+import { after, before } from 'node:test'
+import pg from 'pg'
+import { buildApp } from '../app.ts'
+import { parseConfig, type Config } from '../config.ts'
+import type { Clock } from '../clock.ts'
+import { createDatabase, type Database } from '../db/database.ts'
+import { migrate } from '../db/migrate.ts'
+import type { FastifyTypebox } from '../http.ts'
+import { PasswordHasher } from '../modules/auth/passwords.ts'
+
+/** Cheap argon2id for tests: configured, not a separate code path. */
+export const TEST_ARGON2 = { memoryCost: 256, timeCost: 1, parallelism: 1 }
+
+export const dialect = (process.env.TEST_DIALECT ?? 'sqlite') as 'sqlite' | 'postgres'
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  private current: number
+  constructor(start = Date.parse('2026-03-01T12:00:00.000Z')) {
+    this.current = start
+  }
+  now(): Date {
+    return new Date(this.current)
+  }
+  advance(seconds: number): void {
+    this.current += seconds * 1000
+  }
+  set(date: Date): void {
+    this.current = date.getTime()
+  }
+}
+
+export interface TestApp {
+  app: FastifyTypebox
+  database: Database
+  clock: TestClock
+  config: Config
+  hasher: PasswordHasher
+}
+
+/**
+ * A fresh, migrated database for one test file: SQLite in memory, or a
+ * PostgreSQL database cloned from the migrated template that scripts/test.mjs
+ * prepared, dropped again afterwards.
+ */
+async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const database = createDatabase('sqlite::memory:')
+    await migrate(database.db)
+    return { database, drop: async () => {} }
+  }
+  const adminUrl = process.env.TEST_PG_URL
+  const template = process.env.TEST_PG_TEMPLATE
+  if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
+  const name = `stake_t_${crypto.randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const database = createDatabase(url.toString(), { poolSize: 8 })
+  await migrate(database.db) // no-op on the template's schema; runs anything newer
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    },
+  }
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp & { close(): Promise<void> }> {
+  const { database, drop } = await freshDatabase()
+  const clock = new TestClock()
+  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2 }
+  const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock })
+  await app.ready()
+  return {
+    app,
+    database,
+    clock,
+    config,
+    hasher: new PasswordHasher(TEST_ARGON2),
+    async close() {
+      await app.close()
+      await database.close()
+      await drop()
+    },
+  }
+}
+
+/**
+ * One app and database per test file: `const t = useTestApp()` at the top of
+ * the file, then `t.app`, `t.clock`... inside the tests.
+ */
+export function useTestApp(env: Record<string, string> = {}): TestApp {
+  const holder = {} as TestApp & { close(): Promise<void> }
+  before(async () => {
+    Object.assign(holder, await createTestApp(env))
+  })
+  after(async () => {
+    await holder.close?.()
+  })
+  return holder
+}

@@ -1,0 +1,104 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { useAuth } from './auth/AuthProvider';
+import { can } from './auth/roles';
+import type { Permission } from './api/types';
+import { SignInPage } from './auth/SignInPage';
+import { ChangePasswordPage } from './auth/ChangePasswordPage';
+import { Layout } from './components/Layout';
+import { Loading } from './components/ui';
+import { ROUTES } from './routes';
+
+// Everything past sign-in is loaded on demand, so the sign-in route stays small.
+const BoardPage = lazy(() => import('./pages/board/BoardPage'));
+const ProposalPage = lazy(() => import('./pages/proposals/ProposalPage'));
+const NewProposalPage = lazy(() => import('./pages/proposals/NewProposalPage'));
+const SpeakingPage = lazy(() => import('./pages/speaking/SpeakingPage'));
+const CallingsPage = lazy(() => import('./pages/callings/CallingsPage'));
+const CallingPage = lazy(() => import('./pages/callings/CallingPage'));
+const UsersPage = lazy(() => import('./pages/users/UsersPage'));
+const WardsPage = lazy(() => import('./pages/wards/WardsPage'));
+const ProfilePage = lazy(() => import('./pages/profile/ProfilePage'));
+const PublicPage = lazy(() => import('./pages/public/PublicPage'));
+
+
+function FullPageLoading() {
+  return (
+    <div className="boot">
+      <Loading label="Signing you in…" />
+    </div>
+  );
+}
+
+/** Signed-in users only; a forced password change blocks everything else. */
+function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permission }) {
+  const { status, me } = useAuth();
+  const location = useLocation();
+  if (status === 'loading') return <FullPageLoading />;
+  if (status === 'anonymous' || !me) {
+    const next = location.pathname + location.search;
+    return <Navigate to={`${ROUTES.signIn}?next=${encodeURIComponent(next)}`} replace />;
+  }
+  if (me.force_password_reset) return <Navigate to={ROUTES.changePassword} replace />;
+  if (perm && !can(me, perm)) {
+    return (
+      <Layout>
+        <div className="card">
+          <h1>Not available</h1>
+          <p>Your account does not have access to this page.</p>
+        </div>
+      </Layout>
+    );
+  }
+  return <Layout>{children}</Layout>;
+}
+
+function Home() {
+  const { status, me } = useAuth();
+  if (status === 'loading') return <FullPageLoading />;
+  if (!me) return <Navigate to={ROUTES.public} replace />;
+  return <Navigate to={me.force_password_reset ? ROUTES.changePassword : ROUTES.board} replace />;
+}
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+export function App() {
+  const { status } = useAuth();
+  return (
+    <Routes>
+      <Route path="/" element={<Home />} />
+      <Route path={ROUTES.signIn} element={status === 'loading' ? <FullPageLoading /> : <SignInPage />} />
+      <Route path={ROUTES.changePassword} element={<ChangePasswordPage />} />
+      <Route
+        path={ROUTES.public}
+        element={
+          <Page>
+            <PublicPage />
+          </Page>
+        }
+      />
+      <Route path={ROUTES.board} element={<RequireAuth><Page><BoardPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.newProposal} element={<RequireAuth perm="proposals.submit"><Page><NewProposalPage /></Page></RequireAuth>} />
+      <Route path="/proposals/:id" element={<RequireAuth><Page><ProposalPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.schedule} element={<RequireAuth><Page><SpeakingPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.callings} element={<RequireAuth><Page><CallingsPage /></Page></RequireAuth>} />
+      <Route path="/manage/callings/:id" element={<RequireAuth><Page><CallingPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.users} element={<RequireAuth perm="users.manage"><Page><UsersPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.wards} element={<RequireAuth><Page><WardsPage /></Page></RequireAuth>} />
+      <Route path={ROUTES.profile} element={<RequireAuth><Page><ProfilePage /></Page></RequireAuth>} />
+      <Route
+        path="*"
+        element={
+          <div className="boot">
+            <div className="card">
+              <h1>Page not found</h1>
+              <a href="/">Go to the start page</a>
+            </div>
+          </div>
+        }
+      />
+    </Routes>
+  );
+}

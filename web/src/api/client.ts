@@ -1,0 +1,235 @@
+/**
+ * HTTP client for the Stake Administration API.
+ *
+ * Security rules from the spec, section 5:
+ * - the access token lives only in this module's memory (never localStorage or
+ *   sessionStorage); the refresh token is an HttpOnly cookie the browser sends
+ *   to /api/auth/refresh by itself;
+ * - a request answered 401 triggers one refresh, shared by every request that
+ *   is waiting at that moment, and is retried once; the caller never sees that
+ *   first 401. Only a failed refresh is reported (through onSessionLost) so the
+ *   app can show the sign-in screen.
+ */
+
+export const API_BASE = '/api';
+
+let accessToken: string | null = null;
+let refreshInFlight: Promise<string | null> | null = null;
+const sessionLostListeners = new Set<() => void>();
+const passwordRequiredListeners = new Set<() => void>();
+
+export function getAccessToken(): string | null {
+  return accessToken;
+}
+
+export function setAccessToken(token: string | null): void {
+  accessToken = token;
+}
+
+/** Called when a refresh fails: the session is gone, show sign-in. */
+export function onSessionLost(listener: () => void): () => void {
+  sessionLostListeners.add(listener);
+  return () => sessionLostListeners.delete(listener);
+}
+
+/** Called when the server answers 403 password_change_required. */
+export function onPasswordChangeRequired(listener: () => void): () => void {
+  passwordRequiredListeners.add(listener);
+  return () => passwordRequiredListeners.delete(listener);
+}
+
+export interface FieldError {
+  loc: (string | number)[];
+  msg: string;
+  type?: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly fieldErrors: FieldError[];
+  readonly retryAfter: number | undefined;
+
+  constructor(status: number, body: unknown, retryAfter?: number) {
+    const detail = (body as { detail?: unknown } | null)?.detail;
+    const fieldErrors = Array.isArray(detail) ? (detail as FieldError[]) : [];
+    const message =
+      typeof detail === 'string'
+        ? detail
+        : fieldErrors.length > 0
+          ? fieldErrors.map((e) => e.msg).join('; ')
+          : status === 0
+            ? 'The server could not be reached. Check your connection and try again.'
+            : `Request failed (${status})`;
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = (body as { code?: string } | null)?.code;
+    this.fieldErrors = fieldErrors;
+    this.retryAfter = retryAfter;
+  }
+
+  /**
+   * Maps 422 errors to form field names: `loc` is FastAPI style, so the first
+   * element (`body`, `query`, `path`) is dropped and the rest joined with dots.
+   */
+  fieldMap(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const e of this.fieldErrors) {
+      const loc = Array.isArray(e.loc) ? e.loc : [];
+      const parts = ['body', 'query', 'path', 'header'].includes(String(loc[0])) ? loc.slice(1) : loc;
+      const key = parts.length > 0 ? parts.join('.') : '_';
+      if (!(key in out)) out[key] = e.msg;
+    }
+    return out;
+  }
+}
+
+/**
+ * One refresh at a time: every caller that needs a new token awaits the same
+ * promise. Resolves to the new token, or null when the session is gone.
+ */
+export function refreshAccessToken(): Promise<string | null> {
+  if (!refreshInFlight) {
+    refreshInFlight = (async () => {
+      try {
+        const res = await fetch(`${API_BASE}/auth/refresh`, {
+          method: 'GET',
+          credentials: 'same-origin',
+          headers: { Accept: 'application/json' },
+        });
+        if (!res.ok) {
+          accessToken = null;
+          return null;
+        }
+        const body = (await res.json()) as { access_token?: string };
+        accessToken = body.access_token ?? null;
+        return accessToken;
+      } catch {
+        // Network failure: keep the session state unknown rather than signing
+        // the user out; the caller gets a status-0 error.
+        throw new ApiError(0, null);
+      }
+    })().finally(() => {
+      refreshInFlight = null;
+    });
+  }
+  return refreshInFlight;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Form-encoded body (only the login uses this). */
+  form?: Record<string, string>;
+  /** Send without the access token and without refresh-on-401. */
+  anonymous?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  headers: Headers;
+  status: number;
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const url = `${API_BASE}${path}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (opts.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(opts.form).toString();
+  } else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  if (token && !opts.anonymous) headers.Authorization = `Bearer ${token}`;
+  try {
+    return await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, null);
+  }
+}
+
+async function parseBody(res: Response): Promise<unknown> {
+  if (res.status === 204) return null;
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { detail: text };
+  }
+}
+
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const tokenUsed = opts.anonymous ? null : accessToken;
+  let res = await send(path, opts, tokenUsed);
+
+  if (res.status === 401 && !opts.anonymous) {
+    // Another request may have refreshed while this one was in flight; then
+    // the new token is simply used. Otherwise refresh (shared) and retry once.
+    let token: string | null;
+    if (accessToken && accessToken !== tokenUsed) {
+      token = accessToken;
+    } else {
+      token = await refreshAccessToken();
+    }
+    if (!token) {
+      for (const l of sessionLostListeners) l();
+      throw new ApiError(401, await parseBody(res));
+    }
+    res = await send(path, opts, token);
+  }
+
+  const data = await parseBody(res);
+  if (!res.ok) {
+    if (res.status === 403 && (data as { code?: string } | null)?.code === 'password_change_required') {
+      for (const l of passwordRequiredListeners) l();
+    }
+    const ra = res.headers.get('Retry-After');
+    const retryAfter = ra !== null && ra !== '' && !Number.isNaN(Number(ra)) ? Number(ra) : undefined;
+    throw new ApiError(res.status, data, retryAfter);
+  }
+  return { data: data as T, headers: res.headers, status: res.status };
+}
+
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  return (await request<T>(path, opts)).data;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** List endpoints return an array plus the total in X-Total-Count. */
+export async function apiPage<T>(path: string, opts: RequestOptions = {}): Promise<Page<T>> {
+  const res = await request<T[]>(path, opts);
+  const items = Array.isArray(res.data) ? res.data : [];
+  const header = res.headers.get('X-Total-Count');
+  const total = header !== null && !Number.isNaN(Number(header)) ? Number(header) : items.length;
+  return { items, total };
+}

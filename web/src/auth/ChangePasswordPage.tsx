@@ -1,0 +1,30 @@
+import { Navigate } from 'react-router';
+import { ROUTES } from '../routes';
+import { useAuth } from './AuthProvider';
+import { PasswordForm } from './PasswordForm';
+import { Loading } from '../components/ui';
+
+/**
+ * The only screen a user with force_password_reset can reach (spec §5 rule 6).
+ */
+export function ChangePasswordPage() {
+  const { status, me, logout } = useAuth();
+  if (status === 'loading') return <div className="boot"><Loading /></div>;
+  if (!me) return <Navigate to={ROUTES.signIn} replace />;
+  return (
+    <main className="auth-page">
+      <div className="card auth-card">
+        <h1>{me.force_password_reset ? 'Choose a new password' : 'Change password'}</h1>
+        {me.force_password_reset && (
+          <p className="info-box">
+            Your account was set up with a temporary password. Choose your own password before you continue.
+          </p>
+        )}
+        <PasswordForm afterSuccess="board" />
+        <button type="button" className="button button-link" onClick={() => void logout()}>
+          Sign out
+        </button>
+      </div>
+    </main>
+  );
+}

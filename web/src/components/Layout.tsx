@@ -1,0 +1,70 @@
+import type { ReactNode } from 'react';
+import { NavLink, useNavigate } from 'react-router';
+import * as Menu from '@radix-ui/react-dropdown-menu';
+import { useAuth, useMe } from '../auth/AuthProvider';
+import { can, fullName } from '../auth/roles';
+import { ROUTES } from '../routes';
+
+export function Layout({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+
+  const links: { to: string; label: string; show: boolean }[] = [
+    { to: ROUTES.board, label: 'Board', show: true },
+    { to: ROUTES.schedule, label: 'Speaking', show: true },
+    { to: ROUTES.callings, label: 'Callings', show: true },
+    { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
+    { to: ROUTES.wards, label: 'Wards', show: true },
+  ];
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <NavLink to={ROUTES.board} className="brand">
+          Stake Admin
+        </NavLink>
+        <nav aria-label="Main" className="mainnav">
+          {links
+            .filter((l) => l.show)
+            .map((l) => (
+              <NavLink key={l.to} to={l.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
+                {l.label}
+              </NavLink>
+            ))}
+        </nav>
+        <Menu.Root>
+          <Menu.Trigger className="user-button" aria-label={`Account menu for ${fullName(me)}`}>
+            <span className="avatar" aria-hidden="true">
+              {(me.fname[0] ?? '') + (me.lname[0] ?? '')}
+            </span>
+            <span className="user-name">{fullName(me)}</span>
+          </Menu.Trigger>
+          <Menu.Portal>
+            <Menu.Content className="menu" align="end" sideOffset={6}>
+              <Menu.Label className="menu-label">{me.email}</Menu.Label>
+              <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.profile)}>
+                Profile and sessions
+              </Menu.Item>
+              <Menu.Separator className="menu-sep" />
+              <Menu.Item
+                className="menu-item"
+                onSelect={() => {
+                  void logout().then(() => navigate(ROUTES.signIn, { replace: true }));
+                }}
+              >
+                Sign out
+              </Menu.Item>
+            </Menu.Content>
+          </Menu.Portal>
+        </Menu.Root>
+      </header>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

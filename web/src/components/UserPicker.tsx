@@ -1,0 +1,98 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useCombobox } from 'downshift';
+import type { User } from '../api/types';
+import { useUsersLite } from '../api/queries';
+
+interface Props {
+  label: string;
+  value: number | null;
+  onChange(id: number | null): void;
+  error?: string;
+  /** Ids that may not be chosen (e.g. people already in the calling). */
+  exclude?: number[];
+  allowClear?: boolean;
+  id?: string;
+}
+
+const name = (u: User | null | undefined) => (u ? `${u.fname} ${u.lname}` : '');
+
+/** Searchable person picker (downshift combobox: arrow keys, Enter, Escape). */
+export function UserPicker({ label, value, onChange, error, exclude = [], allowClear, id }: Props) {
+  const users = useUsersLite();
+  const [input, setInput] = useState('');
+  const selected = useMemo(() => users.data?.find((u) => u.id === value) ?? null, [users.data, value]);
+  useEffect(() => {
+    setInput(name(selected));
+  }, [selected]);
+  const items = useMemo(() => {
+    const q = input.trim().toLowerCase();
+    return (users.data ?? [])
+      .filter((u) => u.active !== false && !exclude.includes(u.id))
+      .filter((u) => !q || name(u).toLowerCase().includes(q) || (u.email ?? '').toLowerCase().includes(q))
+      .slice(0, 50);
+  }, [users.data, input, exclude]);
+
+  const cb = useCombobox<User>({
+    id,
+    items,
+    selectedItem: selected,
+    itemToString: name,
+    inputValue: input,
+    onInputValueChange: ({ inputValue }) => setInput(inputValue ?? ''),
+    onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ? selectedItem.id : null),
+    onIsOpenChange: ({ isOpen }) => {
+      if (!isOpen) setInput(name(selected));
+    },
+  });
+
+  const errId = `${cb.getInputProps().id}-error`;
+  return (
+    <div className={`field combobox ${error ? 'field-invalid' : ''}`}>
+      <label {...cb.getLabelProps()}>{label}</label>
+      <div className="combobox-row">
+        <input
+          {...cb.getInputProps({
+            placeholder: users.isLoading ? 'Loading people…' : 'Type a name',
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': error ? errId : undefined,
+            onFocus: () => {
+              if (!cb.isOpen) cb.openMenu();
+            },
+          })}
+        />
+        {allowClear && value != null && (
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              cb.reset();
+              setInput('');
+              onChange(null);
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </div>
+      <ul {...cb.getMenuProps()} className={`combobox-menu ${cb.isOpen ? 'open' : ''}`}>
+        {cb.isOpen &&
+          items.map((u, index) => (
+            <li
+              key={u.id}
+              {...cb.getItemProps({ item: u, index })}
+              className={`combobox-item ${cb.highlightedIndex === index ? 'highlighted' : ''}`}
+            >
+              {name(u)}
+              {u.email && <span className="muted small"> · {u.email}</span>}
+            </li>
+          ))}
+        {cb.isOpen && items.length === 0 && <li className="combobox-empty">No matching people</li>}
+      </ul>
+      {error && (
+        <small id={errId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

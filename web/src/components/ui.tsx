@@ -1,0 +1,124 @@
+import { useId, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, isValidElement } from 'react';
+import { ApiError } from '../api/client';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="loading" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const msg = error instanceof Error ? error.message : String(error);
+  return (
+    <p className="error-box" role="alert">
+      {msg}
+    </p>
+  );
+}
+
+export function PageHeader({ title, actions }: { title: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1>{title}</h1>
+      {actions && <div className="page-actions">{actions}</div>}
+    </div>
+  );
+}
+
+interface FieldProps {
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>;
+  className?: string;
+}
+
+/** Labels its control and shows the field's error (client-side or the server's 422) under it. */
+export function Field({ label, error, hint, children, className }: FieldProps) {
+  const autoId = useId();
+  const id = (isValidElement(children) && children.props.id) || autoId;
+  const errId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [error ? errId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field ${error ? 'field-invalid' : ''} ${className ?? ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {hint && (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={errId} className="field-error" role="alert">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export type FieldErrors = Record<string, string>;
+
+/**
+ * Splits an error from a mutation into per-field messages (422 `detail[].loc`)
+ * and a general message for everything else.
+ */
+export function splitError(error: unknown, knownFields: string[]): { fields: FieldErrors; general: string | null } {
+  if (!(error instanceof ApiError)) {
+    return { fields: {}, general: error ? (error as Error).message ?? String(error) : null };
+  }
+  if (error.status !== 422 || error.fieldErrors.length === 0) return { fields: {}, general: error.message };
+  const map = error.fieldMap();
+  const fields: FieldErrors = {};
+  const rest: string[] = [];
+  for (const [key, msg] of Object.entries(map)) {
+    const top = key.split('.')[0] ?? key;
+    if (knownFields.includes(key)) fields[key] = msg;
+    else if (knownFields.includes(top)) fields[top] = msg;
+    else rest.push(`${key}: ${msg}`);
+  }
+  return { fields, general: rest.length > 0 ? rest.join('; ') : null };
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleDateString(undefined, { dateStyle: 'medium' });
+}
+
+export function minutesToTime(min: number | null | undefined): string {
+  if (min == null || Number.isNaN(min)) return '';
+  const h = Math.floor(min / 60);
+  const m = min % 60;
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+}
+
+export function timeToMinutes(t: string): number | null {
+  const m = /^(\d{1,2}):(\d{2})/.exec(t);
+  if (!m) return null;
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+export function formatMeetingTime(min: number | null | undefined): string {
+  if (min == null) return '—';
+  const d = new Date(2000, 0, 1, Math.floor(min / 60), min % 60);
+  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}

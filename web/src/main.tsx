@@ -1,0 +1,34 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ApiError } from './api/client';
+import { AuthProvider } from './auth/AuthProvider';
+import { NoticeProvider } from './components/Notice';
+import { App } from './App';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 15_000,
+      refetchOnWindowFocus: true,
+      // 4xx answers are final; the client already refreshed and retried a 401.
+      retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <NoticeProvider>
+          <AuthProvider>
+            <App />
+          </AuthProvider>
+        </NoticeProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,120 @@
+import { useState, type FormEvent } from 'react';
+import { PERMISSIONS, type Calling } from '../../api/types';
+import { useMe } from '../../auth/AuthProvider';
+import { Field, splitError, type FieldErrors } from '../../components/ui';
+
+export interface CallingInput {
+  name: string;
+  is_public: boolean;
+  max_slots: number;
+  permissions: string[];
+}
+
+const FIELDS = ['name', 'is_public', 'max_slots', 'permissions'];
+
+export function CallingForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: Calling;
+  submitLabel: string;
+  onSubmit(v: CallingInput): Promise<unknown>;
+  onCancel(): void;
+}) {
+  const me = useMe();
+  const [v, setV] = useState<CallingInput>({
+    name: initial?.name ?? '',
+    is_public: initial?.is_public ?? false,
+    max_slots: initial?.max_slots ?? 1,
+    permissions: initial?.permissions ?? [],
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [general, setGeneral] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const filled = initial?.slots.filter((s) => s.filled).map((s) => s.slot_id) ?? [];
+  const highestFilled = filled.length ? Math.max(...filled) : 0;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const errs: FieldErrors = {};
+    const name = v.name.trim();
+    if (!name) errs.name = 'Enter a name.';
+    else if (name.length > 100) errs.name = 'At most 100 characters.';
+    if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = 'At least 1 seat.';
+    else if (v.max_slots < highestFilled) errs.max_slots = `Seat ${highestFilled} is filled; release it first.`;
+    setErrors(errs);
+    setGeneral(null);
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    try {
+      await onSubmit({ ...v, name });
+    } catch (err) {
+      const s = splitError(err, FIELDS);
+      setErrors(s.fields);
+      setGeneral(s.general);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="stack">
+      {general && (
+        <p className="error-box" role="alert">
+          {general}
+        </p>
+      )}
+      <Field label="Name" error={errors.name}>
+        <input value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
+      </Field>
+      <Field label="Seats" error={errors.max_slots}>
+        <input
+          type="number"
+          min={1}
+          max={1000}
+          value={Number.isNaN(v.max_slots) ? '' : v.max_slots}
+          onChange={(e) => setV({ ...v, max_slots: e.target.valueAsNumber })}
+        />
+      </Field>
+      <label className="checkbox">
+        <input type="checkbox" checked={v.is_public} onChange={(e) => setV({ ...v, is_public: e.target.checked })} /> Public (shown
+        to visitors who are not signed in)
+      </label>
+      <fieldset className="field">
+        <legend>Access granted to holders</legend>
+        {errors.permissions && <small className="field-error">{errors.permissions}</small>}
+        <div className="checkbox-grid">
+          {PERMISSIONS.map((p) => {
+            const mine = me.permissions.includes(p);
+            return (
+              <label key={p} className="checkbox" title={mine ? undefined : 'You cannot grant access you do not hold'}>
+                <input
+                  type="checkbox"
+                  disabled={!mine && !v.permissions.includes(p)}
+                  checked={v.permissions.includes(p)}
+                  onChange={(e) =>
+                    setV({
+                      ...v,
+                      permissions: e.target.checked ? [...v.permissions, p] : v.permissions.filter((x) => x !== p),
+                    })
+                  }
+                />{' '}
+                <code>{p}</code>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,169 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { useUsersLite, userName } from '../../api/queries';
+import type { Comment } from '../../api/types';
+import { useMe } from '../../auth/AuthProvider';
+import { can } from '../../auth/roles';
+import { ConfirmDialog } from '../../components/Dialog';
+import { useNotify } from '../../components/Notice';
+import { Empty, ErrorMessage, Field, formatDateTime, Loading, splitError } from '../../components/ui';
+
+const MAX = 5000;
+
+function CommentEditor({
+  initial,
+  label,
+  submitLabel,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  label: string;
+  submitLabel: string;
+  onSave(text: string): Promise<unknown>;
+  onCancel?(): void;
+}) {
+  const [text, setText] = useState(initial);
+  const [error, setError] = useState<string | undefined>();
+  const [general, setGeneral] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return setError('Write something first.');
+    if (t.length > MAX) return setError(`At most ${MAX} characters.`);
+    setError(undefined);
+    setGeneral(null);
+    setBusy(true);
+    try {
+      await onSave(t);
+      if (!onCancel) setText('');
+    } catch (err) {
+      const s = splitError(err, ['comment_text']);
+      setError(s.fields.comment_text);
+      setGeneral(s.general);
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <form onSubmit={submit} noValidate className="comment-editor">
+      <Field label={label} error={error}>
+        <textarea rows={3} value={text} maxLength={MAX + 100} onChange={(e) => setText(e.target.value)} />
+      </Field>
+      {general && <p className="error-box">{general}</p>}
+      <div className="form-actions">
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function CommentsSection({ proposalId }: { proposalId: number }) {
+  const me = useMe();
+  const qc = useQueryClient();
+  const notify = useNotify();
+  const users = useUsersLite();
+  const key = ['proposal-sub', proposalId, 'comments'];
+  const comments = useQuery({
+    queryKey: key,
+    queryFn: () => api<Comment[]>(`/calling-kanban/proposals/${proposalId}/comments`),
+  });
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<Comment | null>(null);
+
+  const del = useMutation({
+    mutationFn: (c: Comment) => api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      setDeleting(null);
+      notify('Comment deleted.', 'success');
+      void qc.invalidateQueries({ queryKey: key });
+    },
+  });
+
+  return (
+    <section className="card" aria-labelledby="comments-h">
+      <h2 id="comments-h">Comments</h2>
+      {comments.isLoading && <Loading />}
+      <ErrorMessage error={comments.error} />
+      {comments.data && comments.data.length === 0 && <Empty>No comments yet.</Empty>}
+      <ul className="comments">
+        {comments.data?.map((c) => {
+          const mine = c.commenter_id === me.id;
+          return (
+            <li key={c.id} className="comment">
+              <div className="comment-head">
+                <strong>{mine ? 'You' : userName(users.data, c.commenter_id)}</strong>
+                <span className="muted small">
+                  {formatDateTime(c.created_at)}
+                  {c.edited_at && ` · edited ${formatDateTime(c.edited_at)}`}
+                </span>
+              </div>
+              {editingId === c.id ? (
+                <CommentEditor
+                  initial={c.comment_text}
+                  label="Edit comment"
+                  submitLabel="Save"
+                  onCancel={() => setEditingId(null)}
+                  onSave={async (text) => {
+                    await api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, {
+                      method: 'PUT',
+                      body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
+                    });
+                    setEditingId(null);
+                    await qc.invalidateQueries({ queryKey: key });
+                  }}
+                />
+              ) : (
+                <p className="comment-text">{c.comment_text}</p>
+              )}
+              {editingId !== c.id && (mine || can(me, 'proposals.manage')) && (
+                <div className="comment-actions">
+                  {mine && (
+                    <button type="button" className="button button-small button-link" onClick={() => setEditingId(c.id)}>
+                      Edit
+                    </button>
+                  )}
+                  <button type="button" className="button button-small button-link danger" onClick={() => setDeleting(c)}>
+                    Delete
+                  </button>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <CommentEditor
+        initial=""
+        label="Add a comment"
+        submitLabel="Post comment"
+        onSave={async (text) => {
+          await api(`/calling-kanban/proposals/${proposalId}/comments`, {
+            method: 'POST',
+            body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
+          });
+          await qc.invalidateQueries({ queryKey: key });
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete this comment?"
+        message="This cannot be undone."
+        confirmLabel="Delete"
+        danger
+        busy={del.isPending}
+        error={<ErrorMessage error={del.error} />}
+        onConfirm={() => deleting && del.mutate(deleting)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { useUsersLite, userName } from '../../api/queries';
+import type { Proposal } from '../../api/types';
+import { useMe } from '../../auth/AuthProvider';
+import { useNotify } from '../../components/Notice';
+import { ErrorMessage, Field, formatDateTime, splitError } from '../../components/ui';
+import { UserPicker } from '../../components/UserPicker';
+
+/** `datetime-local` gives local wall time; the API wants an ISO instant. */
+function localToIso(v: string): string | undefined {
+  if (!v) return undefined;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+function isoToLocal(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const off = d.getTimezoneOffset() * 60000;
+  return new Date(d.getTime() - off).toISOString().slice(0, 16);
+}
+
+export function InterviewSection({ proposal: p, manager, onChanged }: { proposal: Proposal; manager: boolean; onChanged(): void }) {
+  const me = useMe();
+  const notify = useNotify();
+  const users = useUsersLite();
+  const iv = p.interview;
+  const [interviewer, setInterviewer] = useState<number | null>(iv?.interviewer_id ?? null);
+  const [when, setWhen] = useState(isoToLocal(iv?.scheduled_for));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [completedOn, setCompletedOn] = useState('');
+  const atInterview = p.stage === 'interview';
+  const isInterviewer = iv?.interviewer_id === me.id;
+
+  const schedule = useMutation({
+    mutationFn: () =>
+      api(`/calling-kanban/proposals/${p.id}/interview`, {
+        method: 'POST',
+        query: { interviewer_id: interviewer, scheduled_for: localToIso(when) },
+      }),
+    onSuccess: () => {
+      notify('Interview scheduled.', 'success');
+      setErrors({});
+    },
+    onError: (err) => setErrors(splitError(err, ['interviewer_id', 'scheduled_for']).fields),
+    onSettled: onChanged,
+  });
+  const complete = useMutation({
+    mutationFn: () =>
+      api(`/calling-kanban/proposals/${p.id}/interview/complete`, {
+        method: 'POST',
+        query: { completion_date: localToIso(completedOn) },
+      }),
+    onSuccess: () => notify('Interview completed; the proposal moved to Sustain.', 'success'),
+    onSettled: onChanged,
+  });
+
+  function onSchedule(e: FormEvent) {
+    e.preventDefault();
+    if (interviewer == null) {
+      setErrors({ interviewer_id: 'Choose an interviewer.' });
+      return;
+    }
+    setErrors({});
+    schedule.mutate();
+  }
+
+  const scheduleGeneral = schedule.error ? splitError(schedule.error, ['interviewer_id', 'scheduled_for']).general : null;
+
+  return (
+    <section className="card" aria-labelledby="interview-h">
+      <h2 id="interview-h">Interview</h2>
+      {iv ? (
+        <dl className="details">
+          <dt>Interviewer</dt>
+          <dd>{iv.interviewer_id === me.id ? 'You' : userName(users.data, iv.interviewer_id)}</dd>
+          {iv.scheduled_for && (
+            <>
+              <dt>Scheduled for</dt>
+              <dd>{formatDateTime(iv.scheduled_for)}</dd>
+            </>
+          )}
+          <dt>Held on</dt>
+          <dd>{iv.interview_date ? formatDateTime(iv.interview_date) : 'Not yet'}</dd>
+        </dl>
+      ) : (
+        <p className="muted">No interviewer assigned yet.</p>
+      )}
+      {manager && atInterview && (
+        <form onSubmit={onSchedule} noValidate className="form-grid">
+          <UserPicker label="Interviewer" value={interviewer} onChange={setInterviewer} error={errors.interviewer_id} />
+          <Field label="Scheduled for" error={errors.scheduled_for} hint="Optional">
+            <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
+          </Field>
+          {scheduleGeneral && <p className="error-box span-2">{scheduleGeneral}</p>}
+          <div className="form-actions span-2">
+            <button type="submit" className="button button-primary" disabled={schedule.isPending}>
+              {iv ? 'Update interview' : 'Schedule interview'}
+            </button>
+          </div>
+        </form>
+      )}
+      {atInterview && iv && (manager || isInterviewer) && (
+        <form
+          className="form-grid complete-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            complete.mutate();
+          }}
+        >
+          <Field label="Held on" hint="Leave empty for now">
+            <input type="datetime-local" value={completedOn} onChange={(e) => setCompletedOn(e.target.value)} />
+          </Field>
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={complete.isPending}>
+              Mark interview complete
+            </button>
+          </div>
+          <ErrorMessage error={complete.error} />
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,287 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from '../../api/client';
+import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries';
+import {
+  STAGE_LABELS,
+  nextStage,
+  prevStage,
+  stagePath,
+  type Proposal,
+} from '../../api/types';
+import { useMe } from '../../auth/AuthProvider';
+import { can, canEditProposal, canVote } from '../../auth/roles';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { useNotify } from '../../components/Notice';
+import { ErrorMessage, Field, formatDateTime, Loading, PageHeader } from '../../components/ui';
+import { ROUTES } from '../../routes';
+import { ProposalForm } from './ProposalForm';
+import { CommentsSection } from './CommentsSection';
+import { VotesSection } from './VotesSection';
+import { InterviewSection } from './InterviewSection';
+import { HistorySection } from './HistorySection';
+
+function StageTrack({ p }: { p: Proposal }) {
+  const path = stagePath(p.is_release);
+  const idx = path.indexOf(p.stage);
+  return (
+    <ol className="stage-track" aria-label="Stages">
+      {path.map((s, i) => (
+        <li
+          key={s}
+          className={i < idx ? 'past' : i === idx ? 'current' : 'future'}
+          aria-current={i === idx ? 'step' : undefined}
+        >
+          {STAGE_LABELS[s]}
+        </li>
+      ))}
+      {p.stage === 'declined' && (
+        <li className="current declined" aria-current="step">
+          Declined
+        </li>
+      )}
+    </ol>
+  );
+}
+
+export default function ProposalPage() {
+  const { id: idParam } = useParams();
+  const id = Number(idParam);
+  const me = useMe();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const wards = useWards();
+  const users = useUsersLite();
+  const [editing, setEditing] = useState(false);
+  const [declineOpen, setDeclineOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+
+  const proposal = useQuery({
+    queryKey: qk.proposal(id),
+    queryFn: () => api<Proposal>(`/calling-kanban/proposals/${id}`),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+
+  const refreshAll = () => {
+    void qc.invalidateQueries({ queryKey: qk.proposal(id) });
+    void qc.invalidateQueries({ queryKey: ['proposal-sub', id] });
+    void qc.invalidateQueries({ queryKey: qk.board });
+  };
+
+  const move = useMutation({
+    mutationFn: ({ direction, from }: { direction: 'advance' | 'revert'; from: string }) =>
+      api<Proposal>(`/calling-kanban/proposals/${id}/${direction}`, { method: 'POST', query: { from_stage: from } }),
+    onSuccess: () => notify('Stage changed.', 'success'),
+    onError: (err) =>
+      notify(
+        err instanceof ApiError && err.status === 409
+          ? 'Someone else has already moved this proposal. The page has been reloaded.'
+          : (err as Error).message,
+        'error',
+      ),
+    onSettled: refreshAll,
+  });
+
+  const decline = useMutation({
+    mutationFn: (r: string) => api(`/calling-kanban/proposals/${id}/decline`, { method: 'POST', body: { reason: r } }),
+    onSuccess: () => {
+      setDeclineOpen(false);
+      setReason('');
+      notify('Proposal declined.', 'success');
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message);
+    },
+    onSettled: refreshAll,
+  });
+
+  const remove = useMutation({
+    mutationFn: () => api(`/calling-kanban/proposals/${id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      qc.removeQueries({ queryKey: qk.proposal(id) });
+      void qc.invalidateQueries({ queryKey: qk.board });
+      notify('Proposal deleted.', 'success');
+      navigate(ROUTES.board, { replace: true });
+    },
+  });
+
+  if (proposal.isLoading) return <Loading label="Loading the proposal…" />;
+  if (proposal.error) {
+    const notFound = proposal.error instanceof ApiError && proposal.error.status === 404;
+    return (
+      <div className="card">
+        <h1>{notFound ? 'Proposal not found' : 'Could not load the proposal'}</h1>
+        {!notFound && <ErrorMessage error={proposal.error} />}
+        <Link to={ROUTES.board}>Back to the board</Link>
+      </div>
+    );
+  }
+  const p = proposal.data;
+  if (!p) return null;
+
+  const manager = can(me, 'proposals.manage');
+  const closed = p.stage === 'done' || p.stage === 'declined';
+  const next = nextStage(p.stage, p.is_release);
+  const prev = prevStage(p.stage, p.is_release);
+
+  return (
+    <div className="proposal-page">
+      <p className="breadcrumb">
+        <Link to={ROUTES.board}>← Board</Link>
+      </p>
+      <PageHeader
+        title={
+          <>
+            {p.fname} {p.lname}{' '}
+            <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>{p.is_release ? 'Release' : 'Call'}</span>
+          </>
+        }
+        actions={
+          <>
+            {canEditProposal(me, p) && !editing && (
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            )}
+            {manager && prev && (
+              <button
+                type="button"
+                className="button"
+                disabled={move.isPending}
+                onClick={() => move.mutate({ direction: 'revert', from: p.stage })}
+              >
+                ← Back to {STAGE_LABELS[prev]}
+              </button>
+            )}
+            {manager && next && (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={move.isPending}
+                onClick={() => move.mutate({ direction: 'advance', from: p.stage })}
+              >
+                Forward to {STAGE_LABELS[next]} →
+              </button>
+            )}
+            {manager && !closed && (
+              <button type="button" className="button" onClick={() => setDeclineOpen(true)}>
+                Decline
+              </button>
+            )}
+            {manager && p.stage !== 'done' && (
+              <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
+                Delete
+              </button>
+            )}
+          </>
+        }
+      />
+      <StageTrack p={p} />
+
+      <div className="proposal-grid">
+        <div className="stack">
+          <section className="card" aria-labelledby="details-h">
+            <h2 id="details-h">Details</h2>
+            {editing ? (
+              <ProposalForm
+                initial={{
+                  fname: p.fname,
+                  lname: p.lname,
+                  spouse_name: p.spouse_name ?? '',
+                  proposed_calling: p.proposed_calling,
+                  ward_id: p.ward_id,
+                  submitter: p.submitter,
+                  is_release: p.is_release,
+                }}
+                wards={wards.data ?? []}
+                lockedWardId={manager ? null : p.ward_id}
+                allowRelease={false}
+                submitLabel="Save changes"
+                onCancel={() => setEditing(false)}
+                onSubmit={async (input) => {
+                  const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input });
+                  qc.setQueryData(qk.proposal(id), updated);
+                  void qc.invalidateQueries({ queryKey: qk.board });
+                  setEditing(false);
+                  notify('Proposal saved.', 'success');
+                }}
+              />
+            ) : (
+              <dl className="details">
+                <dt>Proposed calling</dt>
+                <dd>{p.proposed_calling}</dd>
+                <dt>Ward</dt>
+                <dd>{wardName(wards.data, p.ward_id)}</dd>
+                <dt>Spouse</dt>
+                <dd>{p.spouse_name || '—'}</dd>
+                <dt>Stage</dt>
+                <dd>
+                  {STAGE_LABELS[p.stage]}
+                  {p.stage_changed_at && <span className="muted small"> since {formatDateTime(p.stage_changed_at)}</span>}
+                </dd>
+                <dt>Submitted by</dt>
+                <dd>
+                  {p.submitter === me.id ? 'You' : userName(users.data, p.submitter)}
+                  <span className="muted small"> on {formatDateTime(p.submitted_at)}</span>
+                </dd>
+                <dt>Last updated</dt>
+                <dd>{formatDateTime(p.updated_at)}</dd>
+              </dl>
+            )}
+          </section>
+          {!p.is_release && <VotesSection proposal={p} canVote={canVote(me, p)} onChanged={refreshAll} />}
+          {(p.stage === 'interview' || p.interview) && (
+            <InterviewSection proposal={p} manager={manager} onChanged={refreshAll} />
+          )}
+          <CommentsSection proposalId={p.id} />
+        </div>
+        <HistorySection proposalId={p.id} stage={p.stage} />
+      </div>
+
+      <Dialog open={declineOpen} onOpenChange={setDeclineOpen} title="Decline this proposal" description="The proposal will be closed as declined.">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!reason.trim()) {
+              setReasonError('Give a short reason.');
+              return;
+            }
+            setReasonError(undefined);
+            decline.mutate(reason.trim());
+          }}
+        >
+          <Field label="Reason" error={reasonError}>
+            <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+          </Field>
+          {decline.error && !(decline.error instanceof ApiError && decline.error.status === 422) && (
+            <ErrorMessage error={decline.error} />
+          )}
+          <div className="dialog-actions">
+            <button type="button" className="button" onClick={() => setDeclineOpen(false)}>
+              Cancel
+            </button>
+            <button type="submit" className="button button-danger" disabled={decline.isPending}>
+              Decline proposal
+            </button>
+          </div>
+        </form>
+      </Dialog>
+      <ConfirmDialog
+        open={deleteOpen}
+        onOpenChange={setDeleteOpen}
+        title="Delete this proposal?"
+        message="Its comments, votes, interview and history are deleted too. This cannot be undone."
+        confirmLabel="Delete"
+        danger
+        busy={remove.isPending}
+        error={<ErrorMessage error={remove.error} />}
+        onConfirm={() => remove.mutate()}
+      />
+    </div>
+  );
+}

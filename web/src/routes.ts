@@ -1,0 +1,18 @@
+/**
+ * Client routes never start with an API path segment (contract §1): the
+ * server's SPA fallback must not shadow /auth, /users, /callings, /wards...
+ */
+export const ROUTES = {
+  signIn: '/signin',
+  changePassword: '/change-password',
+  board: '/board',
+  proposal: (id: number | string) => `/proposals/${id}`,
+  newProposal: '/proposals/new',
+  schedule: '/schedule',
+  callings: '/manage/callings',
+  calling: (id: number | string) => `/manage/callings/${id}`,
+  users: '/manage/users',
+  wards: '/manage/wards',
+  profile: '/profile',
+  public: '/public',
+};
