@@ -12,6 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, ValidationErrorBody } from '@stake/contract'
 import type { Kysely } from 'kysely'
 import type { Config } from './config.ts'
+import { ValidationFailure, type FieldError } from './errors.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { AppContext } from './context.ts'
 import type { Dialect } from './db/database.ts'
@@ -47,6 +48,17 @@ function documentErrors(route: RouteOptions): void {
   }
   if (schema.params) response[404] ??= ErrorBody
   response[500] ??= ErrorBody
+}
+
+function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [{ loc, msg: 'Text must not contain NUL characters', type: 'string_nul' }] : []
+  }
+  if (value === null || typeof value !== 'object' || depth > 20) return []
+  return Object.entries(value).flatMap(([key, inner]) => [
+    ...(key.includes('\u0000') ? [{ loc, msg: 'Keys must not contain NUL characters', type: 'string_nul' }] : []),
+    ...findNul(inner, [...loc, key], depth + 1),
+  ])
 }
 
 /** Builds the whole application; never listens (main.ts does). */
@@ -93,6 +105,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
 
   await app.register(errorsPlugin)
+  // PostgreSQL cannot store U+0000 in text; refuse it for every route as a 422
+  // instead of letting the database fail (contract §2: no input gives a 500).
+  app.addHook('preValidation', async (request) => {
+    const errors = [
+      ...findNul(request.params, ['path']),
+      ...findNul(request.query, ['query']),
+      ...findNul(request.body, ['body']),
+    ]
+    if (errors.length > 0) throw new ValidationFailure(errors)
+  })
   await app.register(cookie)
   // HSTS and upgrade-insecure-requests only where the service is served over
   // https (the same switch as the Secure cookie); on plain http they would break it.

@@ -116,7 +116,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         tags: ['auth'],
         summary: 'End one of the caller’s sessions',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
         response: { 204: Type.Null() },
       },
     },
