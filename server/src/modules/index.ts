@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import authRoutes from './auth/auth.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
+import speakingRoutes from './speaking/speaking.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
@@ -14,6 +15,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '', routes: opsRoutes },
   { prefix: '/auth', routes: authRoutes },
   { prefix: '/users', routes: usersRoutes },
+  { prefix: '/speaking', routes: speakingRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

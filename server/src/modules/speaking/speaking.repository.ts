@@ -1,0 +1,126 @@
+import { sql } from 'kysely'
+import type { Dialect } from '../../db/database.ts'
+import type { Executor } from '../../db/types.ts'
+import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
+
+export interface SpeakingOverridesTable {
+  year: number
+  month: number
+  /** Always the High Councilor calling; part of the key to the seat (calling_slots). */
+  calling_id: number
+  slot_id: number
+  /** null = not speaking that month. */
+  ward_id: number | null
+  updated_at: string
+}
+
+export interface SpeakingTopicsTable {
+  year: number
+  month: number
+  topic: string
+  reference: string | null
+  updated_at: string
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    speaking_overrides: SpeakingOverridesTable
+    speaking_topics: SpeakingTopicsTable
+  }
+}
+
+export const HIGH_COUNCILOR = 'high_councilor'
+
+export interface SeatRow {
+  calling_id: number
+  slot_id: number
+  user_id: number | null
+  fname: string | null
+  lname: string | null
+}
+
+/** The High Councilor seats in slot order, with their holders (one query). */
+export function listSeats(db: Executor): Promise<SeatRow[]> {
+  return db
+    .selectFrom('calling_slots as s')
+    .innerJoin('callings as c', 'c.id', 's.calling_id')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .where('c.key', '=', HIGH_COUNCILOR)
+    .select(['s.calling_id', 's.slot_id', 's.user_id', 'u.fname', 'u.lname'])
+    .orderBy('s.slot_id')
+    .execute()
+}
+
+/** Wards in id order: the rotation's order (contract §8). */
+export function listWards(db: Executor): Promise<{ id: number; name: string }[]> {
+  return db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute()
+}
+
+export function wardExists(db: Executor, id: number): Promise<boolean> {
+  return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst().then(Boolean)
+}
+
+export function listOverrides(db: Executor, year: number, month?: number) {
+  let query = db.selectFrom('speaking_overrides').select(['month', 'slot_id', 'ward_id']).where('year', '=', year)
+  if (month !== undefined) query = query.where('month', '=', month)
+  return query.execute()
+}
+
+/**
+ * Serializes writers of one month on PostgreSQL: a transaction-scoped advisory
+ * lock keyed by (speaking, month index), taken before the month is read, so two
+ * concurrent overrides of the same month cannot both plan from the same state.
+ * SQLite runs one write transaction at a time already.
+ */
+export async function lockMonth(trx: Executor, dialect: Dialect, year: number, month: number): Promise<void> {
+  if (dialect !== 'postgres') return
+  await sql`select pg_advisory_xact_lock(${SPEAKING_LOCK_CLASS}, ${12 * year + (month - 1)})`.execute(trx)
+}
+
+/** 'SP' — the first key of the speaking schedule's advisory locks. */
+const SPEAKING_LOCK_CLASS = 0x5350
+
+/**
+ * Writes a month's plan: the touched rows are removed first and written again
+ * in one statement, so a swap never holds one ward in two rows, even for an
+ * instant (UNIQUE (year, month, ward_id) is checked row by row on PostgreSQL).
+ */
+export async function writeMonth(
+  trx: Executor,
+  key: { year: number; month: number; calling_id: number },
+  write: MonthWrite,
+  now: string,
+): Promise<void> {
+  const touched: SlotId[] = [...write.deletes, ...write.upserts.map((u) => u.slot_id)]
+  if (touched.length === 0) return
+  await trx
+    .deleteFrom('speaking_overrides')
+    .where('year', '=', key.year)
+    .where('month', '=', key.month)
+    .where('calling_id', '=', key.calling_id)
+    .where('slot_id', 'in', touched)
+    .execute()
+  if (write.upserts.length === 0) return
+  await trx
+    .insertInto('speaking_overrides')
+    .values(write.upserts.map((u) => ({ ...key, slot_id: u.slot_id, ward_id: u.ward_id as WardId | null, updated_at: now })))
+    .execute()
+}
+
+export function listTopics(db: Executor, year: number) {
+  return db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', year).orderBy('month').execute()
+}
+
+/** Insert or replace a month's topic in one statement (no check-then-write). */
+export function upsertTopic(db: Executor, year: number, month: number, topic: string, reference: string | null, now: string) {
+  return db
+    .insertInto('speaking_topics')
+    .values({ year, month, topic, reference, updated_at: now })
+    .onConflict((oc) => oc.columns(['year', 'month']).doUpdateSet({ topic, reference, updated_at: now }))
+    .returning(['month', 'topic', 'reference'])
+    .executeTakeFirstOrThrow()
+}
+
+export function deleteTopic(db: Executor, year: number, month: number) {
+  return db.deleteFrom('speaking_topics').where('year', '=', year).where('month', '=', month).execute()
+}
