@@ -23,10 +23,22 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
  */
 function sqliteWithBooleans(database: BetterSqlite3.Database) {
   const convert = (params: readonly unknown[]) => params.map((p) => (typeof p === 'boolean' ? Number(p) : p))
+  // Preparing is the most expensive step of a small query; Kysely produces the
+  // same SQL text for the same query shape, so prepared statements are reused.
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  const prepareCached = (sql: string) => {
+    let statement = statements.get(sql)
+    if (!statement) {
+      statement = database.prepare(sql)
+      if (statements.size >= 2000) statements.clear()
+      statements.set(sql, statement)
+    }
+    return statement
+  }
   return {
     close: () => database.close(),
     prepare(sql: string) {
-      const statement = database.prepare(sql)
+      const statement = prepareCached(sql)
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(convert(params)),

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely'
 import type { Executor } from '../../db/types.ts'
+import type { DB } from '../../db/schema.ts'
+import { precompiled } from '../../db/precompiled.ts'
 
 export interface NewSession {
   id: string
@@ -23,16 +26,20 @@ export function findSession(db: Executor, id: string) {
  * The per-request check (contract §3): the session exists, belongs to the
  * token's user and has not expired, and the user is active. One indexed query.
  */
-export function findAuthenticatedUser(db: Executor, sessionId: string, userId: number, now: string) {
-  return db
+const authenticatedUser = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['u.id', 'u.force_password_reset'])
-    .where('s.id', '=', sessionId)
-    .where('s.user_id', '=', userId)
-    .where('s.expires_at', '>', now)
-    .where('u.active', '=', true)
-    .executeTakeFirst()
+    .where('s.id', '=', p.sessionId)
+    .where('s.user_id', '=', p.userId as unknown as number)
+    .where('s.expires_at', '>', p.now)
+    .where('u.active', '=', true),
+)
+
+export async function findAuthenticatedUser(db: Kysely<DB>, sessionId: string, userId: number, now: string) {
+  const [row] = await authenticatedUser(db, { sessionId, userId, now })
+  return row
 }
 
 /**

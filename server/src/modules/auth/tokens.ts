@@ -13,10 +13,12 @@ export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; rea
 
 /** HS256 access tokens (contract §3): sub, sid, iat, exp, iss, aud, typ. */
 export class AccessTokens {
-  private readonly key: Uint8Array
+  // A KeyObject made once: jose then verifies with node's HMAC directly
+  // instead of importing the raw secret on every call.
+  private readonly key: crypto.KeyObject
 
   constructor(secret: string, readonly ttlSeconds: number) {
-    this.key = new TextEncoder().encode(secret)
+    this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'))
   }
 
   sign(claims: AccessClaims, now: Date): Promise<string> {

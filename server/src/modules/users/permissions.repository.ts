@@ -1,13 +1,17 @@
 import { PERMISSIONS, type Permission } from '@stake/contract'
+import type { Kysely } from 'kysely'
 import type { Executor } from '../../db/types.ts'
+import type { DB } from '../../db/schema.ts'
+import { precompiled } from '../../db/precompiled.ts'
 
 /**
  * Effective permissions (contract §4): direct grants ∪ the grants of every
  * calling whose slot the user fills. The one place this is computed; it is
  * read per request, so a released slot stops granting on the next request.
  */
-export async function effectivePermissions(db: Executor, userId: number): Promise<Set<Permission>> {
-  const rows = await db
+const effective = precompiled(['userId'], (db, p) => {
+  const userId = p.userId as unknown as number
+  return db
     .selectFrom('user_permissions')
     .select('permission')
     .where('user_id', '=', userId)
@@ -18,7 +22,10 @@ export async function effectivePermissions(db: Executor, userId: number): Promis
         .select('cp.permission')
         .where('cs.user_id', '=', userId),
     )
-    .execute()
+})
+
+export async function effectivePermissions(db: Executor, userId: number): Promise<Set<Permission>> {
+  const rows = await effective(db as Kysely<DB>, { userId })
   return toPermissionSet(rows.map((r) => r.permission))
 }
 
