@@ -20,6 +20,7 @@ import type { DB } from './db/schema.ts'
 import type { FastifyTypebox } from './http.ts'
 import { API_SEGMENTS, MODULES } from './modules/index.ts'
 import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
+import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
@@ -77,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
+  await syncHighCouncilSeats(db, config.highCouncilSeats)
   const ctx: AppContext = {
     config,
     db,

@@ -1,4 +1,6 @@
 export * from './common.ts'
 export * from './users.ts'
 export * from './auth.ts'
+export * from './callings.ts'
+export * from './wards.ts'
 export * from './speaking.ts'

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import authRoutes from './auth/auth.routes.ts'
+import callingsRoutes from './callings/callings.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
 import usersRoutes from './users/users.routes.ts'
+import wardsRoutes from './wards/wards.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -15,6 +17,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '', routes: opsRoutes },
   { prefix: '/auth', routes: authRoutes },
   { prefix: '/users', routes: usersRoutes },
+  { prefix: '/callings', routes: callingsRoutes },
+  { prefix: '/wards', routes: wardsRoutes },
   { prefix: '/speaking', routes: speakingRoutes },
 ]
 

@@ -1,0 +1,25 @@
+import { Type, type Static } from 'typebox'
+import { Id } from './common.ts'
+
+/** Minutes after midnight: 0–1439 (600 = 10:00) — contract §6. */
+export const StartTime = Type.Integer({ minimum: 0, maximum: 1439 })
+
+export const Ward = Type.Object({
+  id: Id,
+  name: Type.String(),
+  /** The user holding the ward's Bishop slot, or null. */
+  bishop_id: Type.Union([Id, Type.Null()]),
+  start_time: StartTime,
+})
+export type Ward = Static<typeof Ward>
+
+/**
+ * POST and PUT. `bishop_id`: a user id fills the Bishop slot (replacing the
+ * current holder on PUT), null releases it, omitted leaves it as it is.
+ */
+export const WardBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  start_time: StartTime,
+  bishop_id: Type.Optional(Type.Union([Id, Type.Null()])),
+})
+export type WardBody = Static<typeof WardBody>

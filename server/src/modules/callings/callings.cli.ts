@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely'
+import type { CliCommand } from '../../cli.commands.ts'
+import { dialectOf } from '../../db/dialect.ts'
+import type { DB } from '../../db/schema.ts'
+import { AppError, ValidationFailure } from '../../errors.ts'
+import { findUserByEmail } from '../users/users.repository.ts'
+import * as repo from './callings.repository.ts'
+import { seatUser } from './slots.service.ts'
+
+/** Turns the service errors an operator can cause into one line and exit code 1. */
+async function reporting(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof AppError) console.error(`Error: ${error.message}`)
+    else if (error instanceof ValidationFailure) console.error(`Error: ${error.errors.map((e) => e.msg).join('; ')}`)
+    else throw error
+    return 1
+  }
+}
+
+const holderName = (s: repo.SlotRow) => (s.user_id === null ? '—' : `${s.fname} ${s.lname} (#${s.user_id})`)
+
+export const listCallings: CliCommand = {
+  name: 'list-callings',
+  usage: 'list-callings',
+  description: 'list every calling with its slots and holders',
+  async run(db: Kysely<DB>) {
+    const { rows } = await repo.listCallings(db, {}, 'id', 100000, 0)
+    const { slots } = await repo.loadDetails(db, rows.map((r) => r.id))
+    for (const calling of rows) {
+      const held = slots.get(calling.id)!
+      const filled = held.filter((s) => s.user_id !== null).length
+      const flags = [calling.key ? `key=${calling.key}` : null, calling.is_public ? 'public' : 'private'].filter(Boolean)
+      console.log(`${calling.id}\t${calling.name} [${flags.join(', ')}] ${filled}/${held.length} filled`)
+      for (const slot of held) {
+        console.log(`\t${slot.slot_id}${slot.ward_id ? ` (ward ${slot.ward_id})` : ''}: ${holderName(slot)}`)
+      }
+    }
+    return 0
+  },
+}
+
+/**
+ * The operator's way in (e.g. to seat the first stake president): same
+ * rules, atomic fill and history as the API, without the permission check.
+ */
+export const fillSlot: CliCommand = {
+  name: 'fill-slot',
+  usage: 'fill-slot <calling_id> <slot_id> <email>',
+  description: 'seat a user in an empty slot of a calling',
+  run: (db: Kysely<DB>, args: string[]) =>
+    reporting(async () => {
+      const [callingArg, slotArg, email] = args
+      const callingId = Number(callingArg)
+      const slotId = Number(slotArg)
+      if (!Number.isInteger(callingId) || !Number.isInteger(slotId) || callingId < 1 || slotId < 1 || !email) {
+        console.error('Error: fill-slot needs <calling_id> <slot_id> <email> (ids are positive integers)')
+        return 1
+      }
+      const user = await findUserByEmail(db, email)
+      if (!user) throw new AppError(404, 'not_found', `No user with email ${email}`)
+      const dialect = dialectOf(db)
+      const name = await db.transaction().execute(async (trx) => {
+        const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
+        if (!calling) throw new AppError(404, 'not_found', `No calling ${callingId}`)
+        if (!(await repo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
+        await seatUser(trx, { callingId, slotId }, user.id, new Date().toISOString(), ['user'])
+        return calling.name
+      })
+      console.log(`Seated ${user.fname} ${user.lname} <${user.email}> in ${name}, slot ${slotId}`)
+      return 0
+    }),
+}
+
+export const CALLINGS_CLI: CliCommand[] = [listCallings, fillSlot]

@@ -1,0 +1,358 @@
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { Calling, CallingHistoryEntry, CallingSlot, Permission } from '@stake/contract'
+import type { Dialect } from '../../db/database.ts'
+import { dialectOf } from '../../db/dialect.ts'
+import type { CallingsTable, DB } from '../../db/schema.ts'
+import type { Executor } from '../../db/types.ts'
+import { sortPermissions, toPermissionSet } from '../users/permissions.repository.ts'
+
+export type CallingRow = Selectable<CallingsTable>
+
+export const nameKey = (name: string): string => name.trim().toLowerCase()
+
+export interface SlotRow {
+  calling_id: number
+  slot_id: number
+  user_id: number | null
+  ward_id: number | null
+  fname: string | null
+  lname: string | null
+}
+
+/**
+ * The one mapper from slot rows to the API shape. Anonymous callers see the
+ * holder's name only: no user id (contract §5, "slot holders as names only").
+ */
+export function toSlot(row: SlotRow, anonymous: boolean): CallingSlot {
+  const filled = row.user_id !== null
+  const user = !filled
+    ? null
+    : anonymous
+      ? { fname: row.fname ?? '', lname: row.lname ?? '' }
+      : { id: row.user_id!, fname: row.fname ?? '', lname: row.lname ?? '' }
+  return { slot_id: row.slot_id, filled, user_id: filled && !anonymous ? row.user_id : null, user, ward_id: row.ward_id ?? null }
+}
+
+export function toCalling(row: CallingRow, permissions: Permission[], slots: SlotRow[], anonymous: boolean): Calling {
+  return {
+    id: row.id,
+    name: row.name,
+    key: row.key ?? null,
+    is_public: Boolean(row.is_public),
+    system_defined: Boolean(row.system_defined),
+    max_slots: row.max_slots,
+    permissions,
+    slots: slots.map((s) => toSlot(s, anonymous)),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export function findCalling(db: Executor, id: number) {
+  return db.selectFrom('callings').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function findCallingByKey(db: Executor, key: string) {
+  return db.selectFrom('callings').selectAll().where('key', '=', key).executeTakeFirst()
+}
+
+/**
+ * Reads a calling and, on PostgreSQL, locks its row: `share` for slot fills
+ * and releases (which may run side by side; the slot row decides the winner),
+ * `update` for changes to the calling itself (max_slots, delete, ward slots),
+ * which must not interleave with a fill. SQLite serialises writers anyway.
+ */
+export function lockCalling(db: Executor, id: number, dialect: Dialect, mode: 'share' | 'update') {
+  let query = db.selectFrom('callings').selectAll().where('id', '=', id)
+  if (dialect === 'postgres') query = mode === 'update' ? query.forUpdate() : query.forShare()
+  return query.executeTakeFirst()
+}
+
+export interface CallingFilter {
+  q?: string
+  is_public?: boolean
+  system_defined?: boolean
+  vacant?: boolean
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+function filtered(db: Executor, filter: CallingFilter) {
+  let query = db.selectFrom('callings as c')
+  if (filter.is_public !== undefined) query = query.where('c.is_public', '=', filter.is_public)
+  if (filter.system_defined !== undefined) query = query.where('c.system_defined', '=', filter.system_defined)
+  const q = filter.q?.trim().toLowerCase()
+  if (q) query = query.where('c.name_key', 'like', sql<string>`${`%${escapeLike(q)}%`} escape '\\'`)
+  if (filter.vacant !== undefined) {
+    const empty = (eb: any) =>
+      eb.exists(
+        eb
+          .selectFrom('calling_slots as s')
+          .select(sql.lit(1).as('one'))
+          .whereRef('s.calling_id', '=', 'c.id')
+          .where('s.user_id', 'is', null),
+      )
+    query = query.where((eb) => (filter.vacant ? empty(eb) : eb.not(empty(eb))))
+  }
+  return query
+}
+
+export async function listCallings(
+  db: Executor,
+  filter: CallingFilter,
+  sort: 'name' | 'id',
+  limit: number,
+  offset: number,
+): Promise<{ rows: CallingRow[]; total: number }> {
+  let page = filtered(db, filter).selectAll('c')
+  page = sort === 'id' ? page.orderBy('c.id') : page.orderBy('c.name_key').orderBy('c.id')
+  const [rows, total] = await Promise.all([
+    page.limit(limit).offset(offset).execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(total.n) }
+}
+
+/** Grants and slots (with holders' names) of several callings: two queries whatever the count. */
+export async function loadDetails(db: Executor, callingIds: number[]) {
+  const permissions = new Map<number, Permission[]>()
+  const slots = new Map<number, SlotRow[]>()
+  for (const id of callingIds) {
+    permissions.set(id, [])
+    slots.set(id, [])
+  }
+  if (callingIds.length === 0) return { permissions, slots }
+  const [grantRows, slotRows] = await Promise.all([
+    db.selectFrom('calling_permissions').select(['calling_id', 'permission']).where('calling_id', 'in', callingIds).execute(),
+    slotQuery(db).where('s.calling_id', 'in', callingIds).orderBy('s.calling_id').orderBy('s.slot_id').execute(),
+  ])
+  const grouped = new Map<number, string[]>()
+  for (const g of grantRows) grouped.set(g.calling_id, [...(grouped.get(g.calling_id) ?? []), g.permission])
+  for (const [id, names] of grouped) permissions.set(id, sortPermissions(toPermissionSet(names)))
+  for (const s of slotRows) slots.get(s.calling_id)?.push(s)
+  return { permissions, slots }
+}
+
+function slotQuery(db: Executor) {
+  return db
+    .selectFrom('calling_slots as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.calling_id', 's.slot_id', 's.user_id', 's.ward_id', 'u.fname', 'u.lname'])
+}
+
+export function findSlot(db: Executor, callingId: number, slotId: number): Promise<SlotRow | undefined> {
+  return slotQuery(db).where('s.calling_id', '=', callingId).where('s.slot_id', '=', slotId).executeTakeFirst()
+}
+
+export async function callingPermissions(db: Executor, callingId: number): Promise<Permission[]> {
+  const rows = await db.selectFrom('calling_permissions').select('permission').where('calling_id', '=', callingId).execute()
+  return sortPermissions(toPermissionSet(rows.map((r) => r.permission)))
+}
+
+export async function replaceCallingPermissions(db: Executor, callingId: number, permissions: Permission[]): Promise<void> {
+  await db.deleteFrom('calling_permissions').where('calling_id', '=', callingId).execute()
+  if (permissions.length > 0) {
+    await db
+      .insertInto('calling_permissions')
+      .values(permissions.map((permission) => ({ calling_id: callingId, permission })))
+      .execute()
+  }
+}
+
+export function insertCalling(
+  db: Executor,
+  values: { name: string; is_public: boolean; max_slots: number; now: string },
+) {
+  return db
+    .insertInto('callings')
+    .values({
+      name: values.name.trim(),
+      name_key: nameKey(values.name),
+      key: null,
+      is_public: values.is_public,
+      system_defined: false,
+      max_slots: values.max_slots,
+      created_at: values.now,
+      updated_at: values.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function updateCalling(
+  db: Executor,
+  id: number,
+  values: { name: string; is_public: boolean; max_slots: number; now: string },
+) {
+  return db
+    .updateTable('callings')
+    .set({
+      name: values.name.trim(),
+      name_key: nameKey(values.name),
+      is_public: values.is_public,
+      max_slots: values.max_slots,
+      updated_at: values.now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export async function touchCalling(db: Executor, id: number, now: string): Promise<void> {
+  await db.updateTable('callings').set({ updated_at: now }).where('id', '=', id).execute()
+}
+
+/**
+ * Deletes a user-made calling unless one of its slots is filled — one
+ * statement, so a fill cannot slip in between the check and the delete.
+ */
+export async function deleteUnfilledCalling(db: Executor, id: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('callings')
+    .where('id', '=', id)
+    .where('system_defined', '=', false)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('calling_slots').select(sql.lit(1).as('one')).where('calling_id', '=', id).where('user_id', 'is not', null))),
+    )
+    .executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
+}
+
+/** Highest filled slot number of a calling, or 0. */
+export async function highestFilledSlot(db: Executor, callingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('calling_slots')
+    .select((eb) => eb.fn.max('slot_id').as('top'))
+    .where('calling_id', '=', callingId)
+    .where('user_id', 'is not', null)
+    .executeTakeFirst()
+  return Number(row?.top ?? 0)
+}
+
+/** Makes slots 1..count exist (existing rows are kept as they are). */
+export async function ensureSlots(db: Executor, callingId: number, count: number): Promise<void> {
+  if (count < 1) return
+  await db
+    .insertInto('calling_slots')
+    .values(Array.from({ length: count }, (_, i) => ({ calling_id: callingId, slot_id: i + 1 })))
+    .onConflict((oc) => oc.columns(['calling_id', 'slot_id']).doNothing())
+    .execute()
+}
+
+/** A ward's Bishop slot: numbered by the ward's id (contract §6). */
+export async function insertWardSlot(db: Executor, callingId: number, wardId: number): Promise<void> {
+  await db.insertInto('calling_slots').values({ calling_id: callingId, slot_id: wardId, ward_id: wardId }).execute()
+}
+
+/** Removes the empty slots numbered above `max`; filled ones are never touched. */
+export async function deleteEmptySlotsAbove(db: Executor, callingId: number, max: number): Promise<void> {
+  await db
+    .deleteFrom('calling_slots')
+    .where('calling_id', '=', callingId)
+    .where('slot_id', '>', max)
+    .where('user_id', 'is', null)
+    .execute()
+}
+
+export async function countSlots(db: Executor, callingId: number): Promise<number> {
+  const row = await db
+    .selectFrom('calling_slots')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('calling_id', '=', callingId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function setMaxSlots(db: Executor, callingId: number, maxSlots: number): Promise<void> {
+  await db.updateTable('callings').set({ max_slots: maxSlots }).where('id', '=', callingId).execute()
+}
+
+/**
+ * Fills an empty slot: one conditional write, so of two concurrent fills one
+ * changes a row and the other none. A second slot of the same calling for the
+ * same user fails on the unique (calling_id, user_id) key.
+ */
+export async function fillEmptySlot(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('calling_slots')
+    .set({ user_id: userId, filled_at: now })
+    .where('calling_id', '=', callingId)
+    .where('slot_id', '=', slotId)
+    .where('user_id', 'is', null)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** Empties a slot if (and only if) `holderId` still holds it. */
+export async function vacateSlot(db: Executor, callingId: number, slotId: number, holderId: number): Promise<boolean> {
+  const result = await db
+    .updateTable('calling_slots')
+    .set({ user_id: null, filled_at: null })
+    .where('calling_id', '=', callingId)
+    .where('slot_id', '=', slotId)
+    .where('user_id', '=', holderId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function openHistory(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<void> {
+  await db.insertInto('calling_slot_history').values({ calling_id: callingId, slot_id: slotId, user_id: userId, from_at: now, to_at: null }).execute()
+}
+
+export async function closeHistory(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<void> {
+  await db
+    .updateTable('calling_slot_history')
+    .set({ to_at: now })
+    .where('calling_id', '=', callingId)
+    .where('slot_id', '=', slotId)
+    .where('user_id', '=', userId)
+    .where('to_at', 'is', null)
+    .execute()
+}
+
+export async function listHistory(db: Executor, callingId: number): Promise<CallingHistoryEntry[]> {
+  const rows = await db
+    .selectFrom('calling_slot_history as h')
+    .innerJoin('users as u', 'u.id', 'h.user_id')
+    .select(['h.id', 'h.slot_id', 'h.user_id', 'h.from_at', 'h.to_at', 'u.fname', 'u.lname'])
+    .where('h.calling_id', '=', callingId)
+    .orderBy('h.from_at')
+    .orderBy('h.id')
+    .execute()
+  return rows.map((r) => ({
+    id: r.id,
+    slot_id: r.slot_id,
+    user_id: r.user_id,
+    user: { id: r.user_id, fname: r.fname, lname: r.lname },
+    from: r.from_at,
+    to: r.to_at ?? null,
+  }))
+}
+
+export function findActiveUser(db: Executor, id: number) {
+  return db.selectFrom('users').select(['id', 'active']).where('id', '=', id).executeTakeFirst()
+}
+
+export const HIGH_COUNCILOR = 'high_councilor'
+export const BISHOP = 'bishop'
+
+/**
+ * Brings the High Councilor calling to `seats` slots (HIGH_COUNCIL_SEATS),
+ * at start-up. Missing slots 1..seats are added; when the number goes down,
+ * only empty trailing slots are removed: a filled seat above the new number
+ * stays (with the empty ones below it), so nobody is unseated by a restart
+ * and slot numbers stay 1..max_slots. Idempotent; safe for several instances
+ * starting at once (the calling row is locked on PostgreSQL).
+ */
+export async function syncHighCouncilSeats(db: Kysely<DB>, seats: number): Promise<void> {
+  const dialect = dialectOf(db)
+  await db.transaction().execute(async (trx) => {
+    const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
+    if (!calling) return
+    await lockCalling(trx, calling.id, dialect, 'update')
+    const top = Math.max(seats, await highestFilledSlot(trx, calling.id))
+    await deleteEmptySlotsAbove(trx, calling.id, top)
+    await ensureSlots(trx, calling.id, seats)
+    if (calling.max_slots !== top) await setMaxSlots(trx, calling.id, top)
+  })
+}

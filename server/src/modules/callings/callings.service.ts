@@ -1,0 +1,162 @@
+import type { Calling, CallingListQuery, CreateCallingBody, Permission, UpdateCallingBody } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { isUniqueViolation } from '../../db/database.ts'
+import type { Executor } from '../../db/types.ts'
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { sortPermissions } from '../users/permissions.repository.ts'
+import { ungrantable } from '../users/users.policy.ts'
+import * as repo from './callings.repository.ts'
+import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
+import { assertUserManagerRemains } from './slots.service.ts'
+
+const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
+const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')
+const filledSlots = () => conflict('slot_filled', 'A slot of this calling is filled; release it first')
+
+/** Nobody can give a calling a permission they do not hold (contract §4). */
+function assertMayGrant(actor: Actor, current: readonly Permission[], next: readonly Permission[]): void {
+  const refused = ungrantable(actor.permissions, current, next)
+  if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
+}
+
+export class CallingsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  private async present(db: Executor, row: repo.CallingRow, anonymous: boolean): Promise<Calling> {
+    const { permissions, slots } = await repo.loadDetails(db, [row.id])
+    return repo.toCalling(row, permissions.get(row.id)!, slots.get(row.id)!, anonymous)
+  }
+
+  /** GET /callings/ — anonymous callers: public callings only, holders' names only. */
+  async list(actor: Actor | null, query: CallingListQuery): Promise<{ rows: Calling[]; total: number }> {
+    const anonymous = actor === null
+    if (anonymous && query.is_public === false) return { rows: [], total: 0 }
+    const filter = {
+      q: query.q,
+      is_public: anonymous ? true : query.is_public,
+      system_defined: query.system_defined,
+      vacant: query.vacant,
+    }
+    const { db } = this.ctx
+    const page = await repo.listCallings(db, filter, query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0)
+    const { permissions, slots } = await repo.loadDetails(db, page.rows.map((r) => r.id))
+    return {
+      rows: page.rows.map((r) => repo.toCalling(r, permissions.get(r.id)!, slots.get(r.id)!, anonymous)),
+      total: page.total,
+    }
+  }
+
+  async get(actor: Actor | null, id: number): Promise<Calling> {
+    const row = await repo.findCalling(this.ctx.db, id)
+    if (!row || !canSeeCalling(actor === null, row)) throw notFound('Calling')
+    return this.present(this.ctx.db, row, actor === null)
+  }
+
+  async create(actor: Actor, body: CreateCallingBody): Promise<Calling> {
+    const permissions = sortPermissions(new Set(body.permissions ?? []))
+    assertMayGrant(actor, [], permissions)
+    const maxSlots = body.max_slots ?? 1
+    try {
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        const row = await repo.insertCalling(trx, {
+          name: body.name,
+          is_public: body.is_public ?? false,
+          max_slots: maxSlots,
+          now: this.now(),
+        })
+        await repo.replaceCallingPermissions(trx, row.id, permissions)
+        await repo.ensureSlots(trx, row.id, maxSlots)
+        return this.present(trx, row, false)
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName()
+      throw error
+    }
+  }
+
+  /**
+   * PUT /callings/{id}: name, is_public, max_slots and (optionally)
+   * permissions; omitted optional fields stay as they are. The calling row is
+   * locked first so no fill can land in a slot that is being removed.
+   */
+  async update(actor: Actor, id: number, body: UpdateCallingBody): Promise<Calling> {
+    const { db, dialect } = this.ctx
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const current = await repo.lockCalling(trx, id, dialect, 'update')
+        if (!current) throw notFound('Calling')
+        if (isSystemDefined(current)) throw systemDefined()
+        if (body.permissions !== undefined) assertMayGrant(actor, await repo.callingPermissions(trx, id), body.permissions)
+        const maxSlots = body.max_slots ?? current.max_slots
+        if ((await repo.highestFilledSlot(trx, id)) > maxSlots) {
+          throw conflict('slot_filled', `A slot numbered above ${maxSlots} is filled; release it first`)
+        }
+        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
+        await repo.deleteEmptySlotsAbove(trx, id, maxSlots)
+        await repo.ensureSlots(trx, id, maxSlots)
+        const row = await repo.updateCalling(trx, id, {
+          name: body.name,
+          is_public: body.is_public ?? Boolean(current.is_public),
+          max_slots: maxSlots,
+          now: this.now(),
+        })
+        return this.present(trx, row, false)
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName()
+      throw error
+    }
+  }
+
+  /** DELETE /callings/{id}: user-made and with no filled slot (contract §5). */
+  async remove(actor: Actor, id: number): Promise<void> {
+    const { db, dialect } = this.ctx
+    await db.transaction().execute(async (trx) => {
+      const current = await repo.lockCalling(trx, id, dialect, 'update')
+      if (!current) throw notFound('Calling')
+      if (isSystemDefined(current)) throw systemDefined()
+      if (!(await repo.deleteUnfilledCalling(trx, id))) throw filledSlots()
+    })
+  }
+
+  /** GET /callings/{id}/permissions — visible like the calling itself. */
+  async getPermissions(actor: Actor | null, id: number): Promise<{ permissions: Permission[] }> {
+    const row = await repo.findCalling(this.ctx.db, id)
+    if (!row || !canSeeCalling(actor === null, row)) throw notFound('Calling')
+    return { permissions: await repo.callingPermissions(this.ctx.db, id) }
+  }
+
+  /** PUT /callings/{id}/permissions — user-made callings only. */
+  async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
+    const { db, dialect } = this.ctx
+    return db.transaction().execute(async (trx) => {
+      const current = await repo.lockCalling(trx, id, dialect, 'update')
+      if (!current) throw notFound('Calling')
+      if (isSystemDefined(current)) throw systemDefined()
+      const permissions = await this.replaceGrants(trx, actor, id, next)
+      await repo.touchCalling(trx, id, this.now())
+      return { permissions }
+    })
+  }
+
+  /**
+   * Replaces a calling's grants: adding one the actor lacks is 403; taking
+   * users.manage away must leave someone able to manage users (409).
+   */
+  private async replaceGrants(trx: Executor, actor: Actor, id: number, next: readonly Permission[]): Promise<Permission[]> {
+    const current = await repo.callingPermissions(trx, id)
+    assertMayGrant(actor, current, next)
+    const wanted = sortPermissions(new Set(next))
+    await repo.replaceCallingPermissions(trx, id, wanted)
+    if (current.includes('users.manage') && !wanted.includes('users.manage')) {
+      const holders = (await repo.loadDetails(trx, [id])).slots.get(id)!.filter((s) => s.user_id !== null)
+      for (const holder of holders) await assertUserManagerRemains(trx, this.ctx.dialect, holder.user_id!)
+    }
+    return wanted
+  }
+}

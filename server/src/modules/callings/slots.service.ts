@@ -1,0 +1,135 @@
+import type { CallingHistoryEntry, CallingSlot, Permission } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { isForeignKeyViolation, isUniqueViolation, type Dialect } from '../../db/database.ts'
+import type { Executor } from '../../db/types.ts'
+import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { lockActiveHolders } from '../users/users.repository.ts'
+import * as repo from './callings.repository.ts'
+import { canSeeCalling, unseatable } from './callings.policy.ts'
+
+const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
+
+/** 403 unless the actor holds every permission the calling grants (contract §4). */
+export function assertMaySeat(actor: Actor, grants: readonly Permission[]): void {
+  const missing = unseatable(actor.permissions, grants)
+  if (missing.length > 0) {
+    throw forbidden(`This calling grants permissions you do not hold: ${missing.join(', ')}`)
+  }
+}
+
+/**
+ * Seats an active user in an empty slot, inside the caller's transaction, and
+ * opens their history row. `field` is where a bad user id is reported (422).
+ */
+export async function seatUser(
+  trx: Executor,
+  slot: { callingId: number; slotId: number },
+  userId: number,
+  now: string,
+  field: string[],
+): Promise<void> {
+  const user = await repo.findActiveUser(trx, userId)
+  if (!user || !user.active) throw invalid(field, 'No active user with this id', 'value_error')
+  let filled: boolean
+  try {
+    filled = await repo.fillEmptySlot(trx, slot.callingId, slot.slotId, userId, now)
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('conflict', 'This user already holds a slot of this calling')
+    if (isForeignKeyViolation(error)) throw invalid(field, 'No active user with this id', 'value_error')
+    throw error
+  }
+  if (!filled) throw slotFilled()
+  await repo.openHistory(trx, slot.callingId, slot.slotId, userId, now)
+}
+
+/**
+ * Empties a slot held by `holderId` and closes the history row. Returns false
+ * when someone else changed the slot first. A release that would leave no
+ * active user able to manage users is refused (409 last_admin), like
+ * deactivating the last administrator.
+ */
+export async function unseatUser(
+  trx: Executor,
+  dialect: Dialect,
+  slot: { callingId: number; slotId: number; grants: readonly Permission[] },
+  holderId: number,
+  now: string,
+): Promise<boolean> {
+  if (!(await repo.vacateSlot(trx, slot.callingId, slot.slotId, holderId))) return false
+  await repo.closeHistory(trx, slot.callingId, slot.slotId, holderId, now)
+  if (slot.grants.includes('users.manage')) await assertUserManagerRemains(trx, dialect, holderId)
+  return true
+}
+
+/** After a change that may have taken users.manage from `formerHolderId`. */
+export async function assertUserManagerRemains(trx: Executor, dialect: Dialect, formerHolderId: number): Promise<void> {
+  const former = await repo.findActiveUser(trx, formerHolderId)
+  if (!former?.active) return
+  const holders = await lockActiveHolders(trx, 'users.manage', dialect)
+  if (holders.length === 0) throw conflict('last_admin', 'This would leave no active user who can manage users')
+}
+
+export class SlotsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  async get(actor: Actor | null, callingId: number, slotId: number): Promise<CallingSlot> {
+    const { db } = this.ctx
+    const calling = await repo.findCalling(db, callingId)
+    if (!calling || !canSeeCalling(actor === null, calling)) throw notFound('Calling')
+    const slot = await repo.findSlot(db, callingId, slotId)
+    if (!slot) throw notFound('Slot')
+    return repo.toSlot(slot, actor === null)
+  }
+
+  /**
+   * PUT /callings/{id}/{slot_id} (contract §5): allowed on system callings.
+   * The winner of concurrent fills is decided by one conditional UPDATE. A
+   * fill does not touch the calling's updated_at: that would write the
+   * calling row, which concurrent fills hold a share lock on.
+   */
+  async fill(actor: Actor, callingId: number, slotId: number, userId: number): Promise<CallingSlot> {
+    const { db, dialect } = this.ctx
+    return db.transaction().execute(async (trx) => {
+      const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
+      if (!calling) throw notFound('Calling')
+      if (!(await repo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
+      assertMaySeat(actor, await repo.callingPermissions(trx, callingId))
+      await seatUser(trx, { callingId, slotId }, userId, this.now(), ['body', 'user_id'])
+      return repo.toSlot((await repo.findSlot(trx, callingId, slotId))!, false)
+    })
+  }
+
+  /**
+   * DELETE /callings/{id}/{slot_id}: releasing is not granting, so it needs
+   * callings.manage only (as removing a direct grant needs users.manage only).
+   * An empty slot is released already: 204 again, no history row.
+   */
+  async release(actor: Actor, callingId: number, slotId: number): Promise<void> {
+    const { db, dialect } = this.ctx
+    await db.transaction().execute(async (trx) => {
+      const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
+      if (!calling) throw notFound('Calling')
+      const slot = await repo.findSlot(trx, callingId, slotId)
+      if (!slot) throw notFound('Slot')
+      if (slot.user_id === null) return
+      const grants = await repo.callingPermissions(trx, callingId)
+      if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.now())) return
+      // A concurrent release got there first (fine: it is empty), or the slot
+      // was released and filled again by someone else (not ours to release).
+      const now = await repo.findSlot(trx, callingId, slotId)
+      if (now && now.user_id !== null) throw conflict('conflict', 'The slot changed meanwhile; reload and try again')
+    })
+  }
+
+  /** GET /callings/{id}/history — signed-in callers only (holders' ids and dates). */
+  async history(actor: Actor, callingId: number): Promise<CallingHistoryEntry[]> {
+    const { db } = this.ctx
+    if (!(await repo.findCalling(db, callingId))) throw notFound('Calling')
+    return repo.listHistory(db, callingId)
+  }
+}

@@ -1,0 +1,74 @@
+import type { Ward } from '@stake/contract'
+import type { Executor } from '../../db/types.ts'
+import { BISHOP, nameKey } from '../callings/callings.repository.ts'
+
+/**
+ * Wards with the holder of their Bishop slot (calling key `bishop`, slot_id =
+ * ward id). One query for any number of wards.
+ */
+function wardQuery(db: Executor) {
+  return db
+    .selectFrom('wards as w')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('calling_slots as s')
+          .innerJoin('callings as c', 'c.id', 's.calling_id')
+          .select(['s.ward_id', 's.user_id'])
+          .where('c.key', '=', BISHOP)
+          .as('b'),
+      (join) => join.onRef('b.ward_id', '=', 'w.id'),
+    )
+    .select(['w.id', 'w.name', 'w.start_time', 'b.user_id as bishop_id'])
+}
+
+type WardRow = { id: number; name: string; start_time: number; bishop_id: number | null }
+
+/** The one mapper from a ward row to the API shape (contract §6). */
+export const toWard = (row: WardRow): Ward => ({
+  id: row.id,
+  name: row.name,
+  bishop_id: row.bishop_id ?? null,
+  start_time: row.start_time,
+})
+
+export async function listWards(db: Executor): Promise<Ward[]> {
+  const rows = await wardQuery(db).orderBy('w.id').execute()
+  return rows.map(toWard)
+}
+
+export async function findWard(db: Executor, id: number): Promise<Ward | undefined> {
+  const row = await wardQuery(db).where('w.id', '=', id).executeTakeFirst()
+  return row && toWard(row)
+}
+
+export function wardExists(db: Executor, id: number) {
+  return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst()
+}
+
+export function insertWard(db: Executor, values: { name: string; start_time: number; now: string }) {
+  return db
+    .insertInto('wards')
+    .values({
+      name: values.name.trim(),
+      name_key: nameKey(values.name),
+      start_time: values.start_time,
+      created_at: values.now,
+      updated_at: values.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+}
+
+export async function updateWard(db: Executor, id: number, values: { name: string; start_time: number; now: string }) {
+  await db
+    .updateTable('wards')
+    .set({ name: values.name.trim(), name_key: nameKey(values.name), start_time: values.start_time, updated_at: values.now })
+    .where('id', '=', id)
+    .execute()
+}
+
+/** Fails with a foreign-key violation while another table refers to the ward. */
+export async function deleteWard(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('wards').where('id', '=', id).execute()
+}

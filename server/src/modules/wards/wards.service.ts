@@ -1,0 +1,118 @@
+import type { Ward, WardBody } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts'
+import type { Executor } from '../../db/types.ts'
+import { conflict, notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import * as callings from '../callings/callings.repository.ts'
+import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
+import * as repo from './wards.repository.ts'
+
+const duplicateName = () => conflict('duplicate_name', 'A ward with this name already exists')
+const inUse = () => conflict('in_use', 'This ward is still referred to (proposals or speaking assignments)')
+const BISHOP_FIELD = ['body', 'bishop_id']
+
+/**
+ * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
+ * numbered by the ward's id. Lock order in every transaction: the Bishop
+ * calling row, then the ward, then the slot — so ward writes and bishop-slot
+ * fills never deadlock on PostgreSQL.
+ */
+export class WardsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  private async lockBishopCalling(trx: Executor, mode: 'share' | 'update') {
+    const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
+    if (!bishop) throw new Error('The system Bishop calling is missing')
+    await callings.lockCalling(trx, bishop.id, this.ctx.dialect, mode)
+    return { id: bishop.id, grants: await callings.callingPermissions(trx, bishop.id) }
+  }
+
+  list(): Promise<Ward[]> {
+    return repo.listWards(this.ctx.db)
+  }
+
+  async get(id: number): Promise<Ward> {
+    const ward = await repo.findWard(this.ctx.db, id)
+    if (!ward) throw notFound('Ward')
+    return ward
+  }
+
+  /** Creates the ward and its Bishop slot (and seats `bishop_id`) in one transaction. */
+  async create(actor: Actor, body: WardBody): Promise<Ward> {
+    try {
+      return await this.ctx.db.transaction().execute(async (trx) => {
+        const bishop = await this.lockBishopCalling(trx, 'update')
+        if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
+        const now = this.now()
+        const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, now })
+        await callings.insertWardSlot(trx, bishop.id, id)
+        await callings.setMaxSlots(trx, bishop.id, await callings.countSlots(trx, bishop.id))
+        if (body.bishop_id != null) await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
+        return (await repo.findWard(trx, id))!
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName()
+      throw error
+    }
+  }
+
+  /**
+   * PUT /wards/{id}. `bishop_id`: omitted leaves the Bishop slot alone; null
+   * releases it; another user replaces the holder (release + fill, both in
+   * the history). Seating needs the Bishop calling's grants (contract §4);
+   * releasing does not, as with DELETE /callings/{id}/{slot_id}.
+   */
+  async update(actor: Actor, id: number, body: WardBody): Promise<Ward> {
+    const { db, dialect } = this.ctx
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const bishop = await this.lockBishopCalling(trx, 'share')
+        if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
+        const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
+        const holder = (await callings.findSlot(trx, bishop.id, id))?.user_id ?? null
+        const change = body.bishop_id !== undefined && body.bishop_id !== holder
+        if (change && body.bishop_id !== null) assertMaySeat(actor, bishop.grants)
+
+        const now = this.now()
+        await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, now })
+        if (change) {
+          if (holder !== null && !(await unseatUser(trx, dialect, slot, holder, now))) {
+            throw conflict('slot_filled', 'The Bishop slot changed meanwhile; reload and try again')
+          }
+          if (body.bishop_id != null) await seatUser(trx, slot, body.bishop_id, now, BISHOP_FIELD)
+        }
+        return (await repo.findWard(trx, id))!
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicateName()
+      throw error
+    }
+  }
+
+  /**
+   * DELETE /wards/{id}: refused (409 in_use) while another table refers to
+   * the ward — proposals, speaking overrides: their foreign keys have no
+   * cascade, so the database decides. A seated bishop does not block it: the
+   * slot goes with the ward and the holding is closed in the history.
+   */
+  async remove(actor: Actor, id: number): Promise<void> {
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        const bishop = await this.lockBishopCalling(trx, 'update')
+        if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
+        const holder = (await callings.findSlot(trx, bishop.id, id))?.user_id ?? null
+        await repo.deleteWard(trx, id)
+        if (holder !== null) await callings.closeHistory(trx, bishop.id, id, holder, this.now())
+        await callings.setMaxSlots(trx, bishop.id, await callings.countSlots(trx, bishop.id))
+      })
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw inUse()
+      throw error
+    }
+  }
+}
