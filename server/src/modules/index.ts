@@ -3,6 +3,7 @@ import type { FastifyTypebox } from '../http.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
+import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
@@ -20,6 +21,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/callings', routes: callingsRoutes },
   { prefix: '/wards', routes: wardsRoutes },
   { prefix: '/speaking', routes: speakingRoutes },
+  { prefix: '/calling-kanban', routes: proposalsRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

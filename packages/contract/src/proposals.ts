@@ -1,0 +1,170 @@
+import { Type, type Static, type TSchema } from 'typebox'
+import { Id, Pagination, Timestamp } from './common.ts'
+
+/** Calling-proposal tracker schemas (contract §7, spec endpoints 13–22). */
+
+export const OPEN_STAGES = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record'] as const
+export const CLOSED_STAGES = ['done', 'declined'] as const
+export const STAGES = [...OPEN_STAGES, ...CLOSED_STAGES] as const
+export type OpenStage = (typeof OPEN_STAGES)[number]
+export type Stage = (typeof STAGES)[number]
+
+export const StageName = Type.Union([
+  Type.Literal('sp_approval'),
+  Type.Literal('hc_approval'),
+  Type.Literal('interview'),
+  Type.Literal('sustain'),
+  Type.Literal('set_apart'),
+  Type.Literal('record'),
+  Type.Literal('done'),
+  Type.Literal('declined'),
+])
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** A person named in a comment, vote or history row. */
+export const PersonRef = Type.Object({ id: Id, fname: Type.String(), lname: Type.String() })
+export type PersonRef = Static<typeof PersonRef>
+
+/** Free text that must contain something besides spaces; stored trimmed. */
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' })
+
+export const Interview = Type.Object({
+  id: Id,
+  proposal_id: Id,
+  interviewer_id: Id,
+  /** When it is planned, if given when scheduling. */
+  scheduled_for: Nullable(Timestamp),
+  /** When it took place: set by completing it, null until then. */
+  interview_date: Nullable(Timestamp),
+})
+export type Interview = Static<typeof Interview>
+
+export const Proposal = Type.Object({
+  id: Id,
+  fname: Type.String(),
+  lname: Type.String(),
+  spouse_name: Nullable(Type.String()),
+  proposed_calling: Type.String(),
+  ward_id: Id,
+  submitter: Id,
+  is_release: Type.Boolean(),
+  submitted_at: Timestamp,
+  updated_at: Timestamp,
+  stage: StageName,
+  stage_changed_at: Timestamp,
+  /** Votes cast at the current stage (including those of an earlier visit to it). */
+  approvals: Type.Object({ approved: Type.Integer({ minimum: 0 }), rejected: Type.Integer({ minimum: 0 }) }),
+  /** The caller's own vote at the current stage. */
+  my_vote: Nullable(Type.Boolean()),
+  interview: Nullable(Interview),
+})
+export type Proposal = Static<typeof Proposal>
+
+export const ProposalBody = Type.Object({
+  fname: Text(100),
+  lname: Text(100),
+  /** Empty or null: no spouse (stored as null). */
+  spouse_name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  proposed_calling: Text(200),
+  ward_id: Id,
+  /** Defaults to the caller; another user's id needs proposals.manage. */
+  submitter: Type.Optional(Id),
+  /** Only on create; a PUT may repeat it but not change it. */
+  is_release: Type.Optional(Type.Boolean()),
+})
+export type ProposalBody = Static<typeof ProposalBody>
+
+export const ProposalListQuery = Type.Object({
+  stage: Type.Optional(StageName),
+  ward_id: Type.Optional(Id),
+  is_release: Type.Optional(Type.Boolean()),
+  /** Case-insensitive match on names, spouse name and proposed calling. */
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+  ...Pagination,
+})
+export type ProposalListQuery = Static<typeof ProposalListQuery>
+
+export const ProposalParams = Type.Object({ proposal_id: Id })
+export const CommentParams = Type.Object({ proposal_id: Id, comment_id: Id })
+
+export const MoveQuery = Type.Object({
+  /** The stage the caller saw; a different current stage → 409 stale_stage. */
+  from_stage: StageName,
+})
+export type MoveQuery = Static<typeof MoveQuery>
+
+export const DeclineBody = Type.Object({ reason: Text(2000) })
+export type DeclineBody = Static<typeof DeclineBody>
+
+export const VoteQuery = Type.Object({ approved: Type.Boolean() })
+
+export const Approval = Type.Object({
+  id: Id,
+  proposal_id: Id,
+  approver_id: Id,
+  approver: PersonRef,
+  stage: StageName,
+  approved: Type.Boolean(),
+  /** When the vote was first cast. */
+  created_at: Timestamp,
+  /** When it was last cast or changed. */
+  updated_at: Timestamp,
+})
+export type Approval = Static<typeof Approval>
+
+export const ScheduleInterviewQuery = Type.Object({
+  interviewer_id: Id,
+  scheduled_for: Type.Optional(Timestamp),
+})
+export type ScheduleInterviewQuery = Static<typeof ScheduleInterviewQuery>
+
+export const CompleteInterviewQuery = Type.Object({ completion_date: Type.Optional(Timestamp) })
+
+export const Comment = Type.Object({
+  id: Id,
+  proposal_id: Id,
+  commenter_id: Id,
+  commenter: PersonRef,
+  comment_text: Type.String(),
+  created_at: Timestamp,
+  edited_at: Nullable(Timestamp),
+})
+export type Comment = Static<typeof Comment>
+
+export const CommentBody = Type.Object({
+  /** Must equal the path's proposal id (422 otherwise). */
+  proposal_id: Type.Optional(Id),
+  /** Must be the caller (403 otherwise); omitted means the caller. */
+  commenter_id: Type.Optional(Id),
+  comment_text: Text(5000),
+})
+export type CommentBody = Static<typeof CommentBody>
+
+export const HistoryEntry = Type.Object({
+  id: Id,
+  proposal_id: Id,
+  /** null on the row that records the submission. */
+  from_stage: Nullable(StageName),
+  to_stage: StageName,
+  /** The user who made the change. */
+  by: Id,
+  by_user: PersonRef,
+  at: Timestamp,
+  note: Nullable(Type.String()),
+})
+export type HistoryEntry = Static<typeof HistoryEntry>
+
+export const Board = Type.Object({
+  stages: Type.Object({
+    sp_approval: Type.Array(Proposal),
+    hc_approval: Type.Array(Proposal),
+    interview: Type.Array(Proposal),
+    sustain: Type.Array(Proposal),
+    set_apart: Type.Array(Proposal),
+    record: Type.Array(Proposal),
+  }),
+  /** Done or declined within the last 30 days, most recent first. */
+  closed_recently: Type.Array(Proposal),
+})
+export type Board = Static<typeof Board>

@@ -1,0 +1,86 @@
+import type { Interview } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { staleStage, wrongStage } from './lifecycle.service.ts'
+import * as repo from './interview.repository.ts'
+import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
+import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy.ts'
+import { lockProposal, userExists } from './proposals.repository.ts'
+import { transition } from './transition.ts'
+
+const toIso = (value: string) => new Date(value).toISOString()
+
+/** The one interview of a proposal (contract §7). */
+export class InterviewService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * Schedules (or replaces) the interview, at the `interview` stage only. The
+   * proposal row is locked so a concurrent move off the stage cannot slip
+   * between the stage check and the write.
+   */
+  async schedule(actor: Actor, id: number, interviewerId: number, scheduledFor: string | undefined): Promise<Interview> {
+    const viewer = await loadViewer(this.ctx, actor)
+    await visibleProposal(this.ctx.db, viewer, id)
+    const interviewer = await userExists(this.ctx.db, interviewerId)
+    if (!interviewer || !interviewer.active) throw invalid(['query', 'interviewer_id'], 'The interviewer must be an active user')
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const proposal = await lockProposal(trx, id, this.ctx.dialect)
+      if (!proposal) throw proposalNotFound()
+      if (proposal.stage !== 'interview') throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
+      const now = this.ctx.clock.now().toISOString()
+      const row = await repo.upsertInterview(
+        trx,
+        { proposal_id: id, interviewer_id: interviewerId, scheduled_for: scheduledFor ? toIso(scheduledFor) : null },
+        now,
+      )
+      return repo.toInterview(row)
+    })
+  }
+
+  async get(actor: Actor, id: number): Promise<Interview> {
+    const viewer = await loadViewer(this.ctx, actor)
+    await visibleProposal(this.ctx.db, viewer, id)
+    const row = await repo.findInterview(this.ctx.db, id)
+    if (!row) throw notFound('Interview')
+    return repo.toInterview(row)
+  }
+
+  /**
+   * Records that the interview took place (default: now) and moves the
+   * proposal to `sustain`. A manager or the assigned interviewer may do it;
+   * the interviewer may even when the proposal is otherwise not visible to
+   * them (they were asked to hold the interview).
+   */
+  async complete(actor: Actor, id: number, completionDate: string | undefined): Promise<Interview> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const now = this.ctx.clock.now().toISOString()
+    return this.ctx.db.transaction().execute(async (trx) => {
+      const proposal = await lockProposal(trx, id, this.ctx.dialect)
+      if (!proposal) throw proposalNotFound()
+      const interview = await repo.findInterview(trx, id)
+      const interviewerId = interview?.interviewer_id ?? null
+      if (!canSee(viewer, proposal) && interviewerId !== actor.id) throw proposalNotFound()
+      if (!canCompleteInterview(viewer, interviewerId)) {
+        throw forbidden('Only a proposal manager or the assigned interviewer may complete the interview')
+      }
+      if (proposal.stage !== 'interview') throw wrongStage(`The proposal is at ${proposal.stage}, not interview`)
+      if (!interview) throw conflict('conflict', 'No interviewer is assigned; schedule the interview first')
+
+      const row = await repo.completeInterview(trx, id, completionDate ? toIso(completionDate) : now, now)
+      const isRelease = Boolean(proposal.is_release)
+      const moved = await transition(trx, {
+        proposalId: id,
+        isRelease,
+        from: 'interview',
+        to: neighbourStage('interview', isRelease, 'advance')!,
+        by: actor.id,
+        at: now,
+        note: 'Interview completed',
+      })
+      if (!moved) throw staleStage()
+      return repo.toInterview(row)
+    })
+  }
+}

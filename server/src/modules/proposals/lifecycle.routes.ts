@@ -1,0 +1,74 @@
+import { Type } from 'typebox'
+import { DeclineBody, ErrorBody, HistoryEntry, MoveQuery, Proposal, ProposalParams } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import type { FastifyTypebox } from '../../http.ts'
+import { requireActor } from '../../plugins/auth.ts'
+import { LifecycleService, type NamedStep } from './lifecycle.service.ts'
+
+const tags = ['calling-kanban']
+
+/** Manager moves along a proposal's path, and its history (contract §7). */
+export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppContext) {
+  const service = new LifecycleService(ctx)
+
+  for (const direction of ['advance', 'revert'] as const) {
+    app.post(
+      `/proposals/:proposal_id/${direction}`,
+      {
+        config: { permission: 'proposals.manage' },
+        schema: {
+          tags,
+          summary: `${direction === 'advance' ? 'Advance' : 'Revert'} one stage along the proposal's path (409 stale_stage when from_stage is not current)`,
+          params: ProposalParams,
+          querystring: MoveQuery,
+          response: { 200: Proposal, 409: ErrorBody },
+        },
+      },
+      async (request) => service.move(requireActor(request), request.params.proposal_id, direction, request.query.from_stage),
+    )
+  }
+
+  const steps: { path: string; step: NamedStep; summary: string }[] = [
+    { path: 'sustain', step: 'sustain', summary: 'Record the sustaining (at sustain; 409 wrong_stage elsewhere)' },
+    { path: 'set-apart', step: 'set_apart', summary: 'Record the setting apart (at set_apart; 409 wrong_stage elsewhere)' },
+    { path: 'record', step: 'record', summary: 'Record the call or release as done (at record; 409 wrong_stage elsewhere)' },
+  ]
+  for (const { path, step, summary } of steps) {
+    app.post(
+      `/proposals/:proposal_id/${path}`,
+      {
+        config: { permission: 'proposals.manage' },
+        schema: { tags, summary, params: ProposalParams, response: { 200: Proposal, 409: ErrorBody } },
+      },
+      async (request) => service.step(requireActor(request), request.params.proposal_id, step),
+    )
+  }
+
+  app.post(
+    '/proposals/:proposal_id/decline',
+    {
+      config: { permission: 'proposals.manage' },
+      schema: {
+        tags,
+        summary: 'Decline an open proposal; the reason goes into the history',
+        params: ProposalParams,
+        body: DeclineBody,
+        response: { 200: Proposal, 409: ErrorBody },
+      },
+    },
+    async (request) => service.decline(requireActor(request), request.params.proposal_id, request.body.reason),
+  )
+
+  app.get(
+    '/proposals/:proposal_id/history',
+    {
+      schema: {
+        tags,
+        summary: 'Every stage change of a proposal, oldest first',
+        params: ProposalParams,
+        response: { 200: Type.Array(HistoryEntry) },
+      },
+    },
+    async (request) => service.history(requireActor(request), request.params.proposal_id),
+  )
+}

@@ -1,0 +1,101 @@
+import type { HistoryEntry, Proposal, Stage } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { conflict } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { listHistory } from './history.repository.ts'
+import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
+import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
+import { findProposalView, lockProposal } from './proposals.repository.ts'
+import { transition } from './transition.ts'
+
+export const staleStage = () =>
+  conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
+export const wrongStage = (message: string) => conflict('wrong_stage', message)
+
+/** The steps a manager takes by name (contract §7); each is valid at one stage only. */
+export type NamedStep = 'sustain' | 'set_apart' | 'record'
+
+/** Manager moves: advance, revert, the named steps and decline, plus the history. */
+export class LifecycleService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  private async view(viewer: Viewer, id: number): Promise<Proposal> {
+    const proposal = await findProposalView(this.ctx.db, viewer, id)
+    if (!proposal) throw proposalNotFound()
+    return proposal
+  }
+
+  /**
+   * advance / revert ?from_stage=S: one step along the proposal's own path.
+   * The stage the caller saw goes into the UPDATE's WHERE, so of two
+   * managers moving one card exactly one wins; the other gets 409
+   * stale_stage.
+   */
+  async move(actor: Actor, id: number, direction: 'advance' | 'revert', fromStage: Stage): Promise<Proposal> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const current = await visibleProposal(this.ctx.db, viewer, id)
+    if (current.stage !== fromStage) throw staleStage()
+    const isRelease = Boolean(current.is_release)
+    const to = neighbourStage(fromStage, isRelease, direction)
+    if (!to) {
+      throw wrongStage(
+        isClosed(fromStage)
+          ? `A ${fromStage} proposal does not move any more`
+          : `There is no stage to ${direction} to from ${fromStage}`,
+      )
+    }
+    const at = this.now()
+    await this.ctx.db.transaction().execute(async (trx) => {
+      if (!(await transition(trx, { proposalId: id, isRelease, from: fromStage, to, by: actor.id, at }))) throw staleStage()
+    })
+    return this.view(viewer, id)
+  }
+
+  /** POST /sustain, /set-apart, /record: the step of that name, 409 wrong_stage elsewhere. */
+  async step(actor: Actor, id: number, step: NamedStep): Promise<Proposal> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const current = await visibleProposal(this.ctx.db, viewer, id)
+    const notHere = () => wrongStage(`The proposal is at ${current.stage}, not ${step}`)
+    const isRelease = Boolean(current.is_release)
+    const to = current.stage === step ? neighbourStage(step, isRelease, 'advance') : null
+    if (!to) throw notHere()
+    const at = this.now()
+    await this.ctx.db.transaction().execute(async (trx) => {
+      if (!(await transition(trx, { proposalId: id, isRelease, from: step, to, by: actor.id, at }))) throw notHere()
+    })
+    return this.view(viewer, id)
+  }
+
+  /** POST /decline {reason}: any open stage → declined; the reason is the history note. */
+  async decline(actor: Actor, id: number, reason: string): Promise<Proposal> {
+    const viewer = await loadViewer(this.ctx, actor)
+    await visibleProposal(this.ctx.db, viewer, id)
+    const at = this.now()
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const current = await lockProposal(trx, id, this.ctx.dialect)
+      if (!current) throw proposalNotFound()
+      if (isClosed(current.stage)) throw wrongStage(`The proposal is already ${current.stage}`)
+      const moved = await transition(trx, {
+        proposalId: id,
+        isRelease: Boolean(current.is_release),
+        from: current.stage,
+        to: 'declined',
+        by: actor.id,
+        at,
+        note: reason.trim(),
+      })
+      if (!moved) throw staleStage()
+    })
+    return this.view(viewer, id)
+  }
+
+  async history(actor: Actor, id: number): Promise<HistoryEntry[]> {
+    const viewer = await loadViewer(this.ctx, actor)
+    await visibleProposal(this.ctx.db, viewer, id)
+    return listHistory(this.ctx.db, id)
+  }
+}

@@ -1,0 +1,152 @@
+import type { OpenStage, Permission, Stage } from '@stake/contract'
+
+/**
+ * Pure rules of the proposal tracker (contract §7). Services load the facts
+ * (permissions, seats held, the proposal) and ask these functions.
+ */
+
+// ---------------------------------------------------------------- stages
+
+const CALL_PATH: readonly Stage[] = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record', 'done']
+/** A release needs no votes and nobody is set apart. */
+const RELEASE_PATH: readonly Stage[] = ['interview', 'sustain', 'record', 'done']
+
+export const pathOf = (isRelease: boolean): readonly Stage[] => (isRelease ? RELEASE_PATH : CALL_PATH)
+
+export const initialStage = (isRelease: boolean): Stage => pathOf(isRelease)[0]!
+
+export const isClosed = (stage: Stage): boolean => stage === 'done' || stage === 'declined'
+export const isOpen = (stage: Stage): stage is OpenStage => !isClosed(stage)
+
+/**
+ * The stage one step forward or back along the proposal's own path, or null
+ * when there is none: `done` and `declined` are terminal, the first stage has
+ * nothing before it, and a stage off the path (set_apart for a release) has
+ * no neighbours.
+ */
+export function neighbourStage(stage: Stage, isRelease: boolean, direction: 'advance' | 'revert'): Stage | null {
+  if (isClosed(stage)) return null
+  const path = pathOf(isRelease)
+  const i = path.indexOf(stage)
+  if (i < 0) return null
+  return path[direction === 'advance' ? i + 1 : i - 1] ?? null
+}
+
+/** What a move does to the interview (contract §7 and docs/decisions.md). */
+export function interviewEffect(from: Stage, to: Stage, isRelease: boolean): 'none' | 'delete' | 'reopen' {
+  const path = pathOf(isRelease)
+  const backwards = path.indexOf(to) < path.indexOf(from)
+  if (!backwards) return 'none'
+  // Moving off `interview` backwards clears the interview (contract §7).
+  if (from === 'interview') return 'delete'
+  // Back to `interview` from `sustain`: the interview is to be held again,
+  // so it keeps its interviewer and plan but is no longer completed.
+  if (to === 'interview') return 'reopen'
+  return 'none'
+}
+
+// ---------------------------------------------------------------- roles
+
+/** Seats that matter here, from calling_slots joined to callings.key. */
+export interface Roles {
+  /** Holds stake_president, stake_first_counselor or stake_second_counselor. */
+  presidency: boolean
+  /** Holds a high_councilor slot. */
+  highCouncilor: boolean
+  /** The wards whose bishop slot the user fills. */
+  bishopWardIds: number[]
+}
+
+export const PRESIDENCY_KEYS = ['stake_president', 'stake_first_counselor', 'stake_second_counselor'] as const
+export const ROLE_KEYS = [...PRESIDENCY_KEYS, 'high_councilor', 'bishop'] as const
+
+export function rolesFromSeats(seats: readonly { key: string | null; ward_id: number | null }[]): Roles {
+  const presidency = new Set<string>(PRESIDENCY_KEYS)
+  return {
+    presidency: seats.some((s) => s.key !== null && presidency.has(s.key)),
+    highCouncilor: seats.some((s) => s.key === 'high_councilor'),
+    bishopWardIds: [...new Set(seats.filter((s) => s.key === 'bishop' && s.ward_id !== null).map((s) => s.ward_id!))],
+  }
+}
+
+export interface Viewer {
+  id: number
+  permissions: ReadonlySet<Permission>
+  roles: Roles
+}
+
+export const canManage = (viewer: Viewer): boolean => viewer.permissions.has('proposals.manage')
+
+/** proposals.view sees everything; so does a manager, who acts on everything. */
+export const seesAll = (viewer: Viewer): boolean => viewer.permissions.has('proposals.view') || canManage(viewer)
+
+// ---------------------------------------------------------------- proposals
+
+export interface ProposalFacts {
+  submitter: number
+  ward_id: number
+  stage: Stage
+}
+
+/** Contract §7 visibility: all with proposals.view; else own submissions and, as bishop, the own ward's. */
+export function canSee(viewer: Viewer, proposal: Pick<ProposalFacts, 'submitter' | 'ward_id'>): boolean {
+  return seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id)
+}
+
+/** `submitter` must be the caller unless the caller manages proposals. */
+export const canSubmitAs = (viewer: Viewer, submitter: number): boolean => submitter === viewer.id || canManage(viewer)
+
+/**
+ * A bishop submits only for his own ward. Callers with stake-wide access to
+ * proposals (view or manage) are not bound to a ward, even if they also hold
+ * a bishop seat; nor is anyone who holds no bishop seat.
+ */
+export function canSubmitForWard(viewer: Viewer, wardId: number): boolean {
+  if (seesAll(viewer) || viewer.roles.bishopWardIds.length === 0) return true
+  return viewer.roles.bishopWardIds.includes(wardId)
+}
+
+/** PUT: the submitter while the proposal is open, or a manager at any stage. */
+export const canEdit = (viewer: Viewer, proposal: ProposalFacts): boolean =>
+  canManage(viewer) || (proposal.submitter === viewer.id && isOpen(proposal.stage))
+
+// ---------------------------------------------------------------- votes
+
+export type VoteCheck = 'ok' | 'not_a_voter' | 'wrong_role' | 'wrong_stage'
+
+/**
+ * Who votes where (contract §7): the stake presidency at sp_approval, high
+ * councilors at hc_approval; anyone else at those stages → 403 (not_a_voter,
+ * wrong_role); at any other stage a voter gets 409 wrong_stage. Someone who
+ * votes nowhere is refused (403) whatever the stage.
+ */
+export function voteCheck(roles: Roles, stage: Stage): VoteCheck {
+  if (!roles.presidency && !roles.highCouncilor) return 'not_a_voter'
+  if (stage === 'sp_approval') return roles.presidency ? 'ok' : 'wrong_role'
+  if (stage === 'hc_approval') return roles.highCouncilor ? 'ok' : 'wrong_role'
+  return 'wrong_stage'
+}
+
+export function approvalsRequired(stage: Stage, config: { spApprovalsRequired: number; hcApprovalsRequired: number }): number | null {
+  if (stage === 'sp_approval') return config.spApprovalsRequired
+  if (stage === 'hc_approval') return config.hcApprovalsRequired
+  return null
+}
+
+/** Auto-advance: enough approvals and no rejection at the stage. */
+export const shouldAutoAdvance = (counts: { approved: number; rejected: number }, required: number): boolean =>
+  counts.rejected === 0 && counts.approved >= required
+
+/** Individual votes (who voted how) are for stake-wide viewers; others see the counts. */
+export const canSeeVotes = (viewer: Viewer): boolean => seesAll(viewer)
+
+// ---------------------------------------------------------------- interviews and comments
+
+export const canCompleteInterview = (viewer: Viewer, interviewerId: number | null): boolean =>
+  canManage(viewer) || (interviewerId !== null && interviewerId === viewer.id)
+
+export const canEditComment = (viewer: Viewer, comment: { commenter_id: number }): boolean =>
+  comment.commenter_id === viewer.id
+
+export const canDeleteComment = (viewer: Viewer, comment: { commenter_id: number }): boolean =>
+  comment.commenter_id === viewer.id || canManage(viewer)

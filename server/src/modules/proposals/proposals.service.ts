@@ -1,0 +1,149 @@
+import { OPEN_STAGES, type Board, type Proposal, type ProposalBody, type ProposalListQuery } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import { isForeignKeyViolation } from '../../db/database.ts'
+import { conflict, forbidden, invalid } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { insertHistory } from './history.repository.ts'
+import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
+import {
+  canEdit,
+  canManage,
+  canSubmitAs,
+  canSubmitForWard,
+  initialStage,
+  isOpen,
+  type Viewer,
+} from './proposals.policy.ts'
+import * as repo from './proposals.repository.ts'
+
+const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
+
+const wardMissing = () => invalid(['body', 'ward_id'], 'Ward not found')
+
+/** Trimmed fields; an empty spouse name is no spouse name. */
+function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
+  const spouse = body.spouse_name?.trim()
+  return {
+    fname: body.fname.trim(),
+    lname: body.lname.trim(),
+    spouse_name: spouse ? spouse : null,
+    proposed_calling: body.proposed_calling.trim(),
+    ward_id: body.ward_id,
+    submitter,
+  }
+}
+
+/** Proposals themselves and the board (contract §7). */
+export class ProposalsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private now(): string {
+    return this.ctx.clock.now().toISOString()
+  }
+
+  /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
+  private async checkReferences(viewer: Viewer, fields: repo.ProposalFields, changed: { ward: boolean; submitter: boolean }) {
+    const { db } = this.ctx
+    if (changed.ward) {
+      if (!(await repo.wardExists(db, fields.ward_id))) throw wardMissing()
+      if (!canSubmitForWard(viewer, fields.ward_id)) throw forbidden('A bishop submits proposals only for his own ward')
+    }
+    if (changed.submitter && fields.submitter !== viewer.id && !(await repo.userExists(db, fields.submitter))) {
+      throw invalid(['body', 'submitter'], 'User not found')
+    }
+  }
+
+  private async view(viewer: Viewer, id: number): Promise<Proposal> {
+    const proposal = await repo.findProposalView(this.ctx.db, viewer, id)
+    if (!proposal) throw proposalNotFound()
+    return proposal
+  }
+
+  async create(actor: Actor, body: ProposalBody): Promise<Proposal> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const submitter = body.submitter ?? actor.id
+    if (!canSubmitAs(viewer, submitter)) throw forbidden('Only a proposal manager may submit on behalf of someone else')
+    const fields = fieldsOf(body, submitter)
+    await this.checkReferences(viewer, fields, { ward: true, submitter: true })
+
+    const isRelease = body.is_release ?? false
+    const stage = initialStage(isRelease)
+    const now = this.now()
+    try {
+      const id = await this.ctx.db.transaction().execute(async (trx) => {
+        const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
+        await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
+        return id
+      })
+      return await this.view(viewer, id)
+    } catch (error) {
+      // The ward was deleted between the check and the insert.
+      if (isForeignKeyViolation(error)) throw wardMissing()
+      throw error
+    }
+  }
+
+  async get(actor: Actor, id: number): Promise<Proposal> {
+    return this.view(await loadViewer(this.ctx, actor), id)
+  }
+
+  async list(actor: Actor, query: ProposalListQuery): Promise<{ rows: Proposal[]; total: number }> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const { limit = 50, offset = 0, ...filter } = query
+    return repo.listProposalViews(this.ctx.db, viewer, filter, limit, offset)
+  }
+
+  async update(actor: Actor, id: number, body: ProposalBody): Promise<Proposal> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const current = await visibleProposal(this.ctx.db, viewer, id)
+    if (!canEdit(viewer, current)) {
+      throw forbidden(isOpen(current.stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed')
+    }
+    const submitter = body.submitter ?? current.submitter
+    if (submitter !== current.submitter && !canManage(viewer)) throw forbidden('Only a proposal manager may change the submitter')
+    if (body.is_release !== undefined && body.is_release !== Boolean(current.is_release)) {
+      // The stage path depends on it; a release and a call are different proposals.
+      throw invalid(['body', 'is_release'], 'is_release cannot be changed after submission')
+    }
+    const fields = fieldsOf(body, submitter)
+    await this.checkReferences(viewer, fields, {
+      ward: fields.ward_id !== current.ward_id,
+      submitter: submitter !== current.submitter,
+    })
+    try {
+      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.now(), !canManage(viewer))
+      if (!written) {
+        if (!(await repo.findProposal(this.ctx.db, id))) throw proposalNotFound()
+        throw forbidden('This proposal is closed')
+      }
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw wardMissing()
+      throw error
+    }
+    return this.view(viewer, id)
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    const viewer = await loadViewer(this.ctx, actor)
+    await visibleProposal(this.ctx.db, viewer, id)
+    if (await repo.deleteProposalUnlessDone(this.ctx.db, id)) return
+    const row = await repo.findProposal(this.ctx.db, id)
+    if (!row) throw proposalNotFound()
+    // Only a done proposal escapes the conditional DELETE: it is part of the record.
+    throw conflict('wrong_stage', 'A done proposal cannot be deleted')
+  }
+
+  /** GET /board: one query for the proposals, whatever their number. */
+  async board(actor: Actor): Promise<Board> {
+    const viewer = await loadViewer(this.ctx, actor)
+    const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
+    const rows = await repo.boardProposalViews(this.ctx.db, viewer, since)
+    const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
+    const closed: Proposal[] = []
+    for (const proposal of rows) {
+      if (isOpen(proposal.stage)) stages[proposal.stage].push(proposal)
+      else closed.push(proposal)
+    }
+    return { stages, closed_recently: closed.reverse() }
+  }
+}

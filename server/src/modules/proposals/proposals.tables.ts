@@ -1,0 +1,67 @@
+import type { Generated, SqlBool } from 'kysely'
+import type { Stage } from '@stake/contract'
+
+/** Table types of the proposal tracker (migration 20261122000400_proposals). */
+export interface ProposalsTable {
+  id: Generated<number>
+  fname: string
+  lname: string
+  spouse_name: string | null
+  proposed_calling: string
+  ward_id: number
+  submitter: number
+  is_release: SqlBool
+  stage: Stage
+  stage_changed_at: string
+  submitted_at: string
+  updated_at: string
+}
+
+export interface ProposalHistoryTable {
+  id: Generated<number>
+  proposal_id: number
+  from_stage: Stage | null
+  to_stage: Stage
+  by_user_id: number
+  at: string
+  note: string | null
+}
+
+export interface ProposalVotesTable {
+  id: Generated<number>
+  proposal_id: number
+  stage: Stage
+  approver_id: number
+  approved: SqlBool
+  created_at: string
+  updated_at: string
+}
+
+export interface ProposalInterviewsTable {
+  id: Generated<number>
+  proposal_id: number
+  interviewer_id: number
+  scheduled_for: string | null
+  interview_date: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ProposalCommentsTable {
+  id: Generated<number>
+  proposal_id: number
+  commenter_id: number
+  comment_text: string
+  created_at: string
+  edited_at: string | null
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    proposals: ProposalsTable
+    proposal_history: ProposalHistoryTable
+    proposal_votes: ProposalVotesTable
+    proposal_interviews: ProposalInterviewsTable
+    proposal_comments: ProposalCommentsTable
+  }
+}
