@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify'
+import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import cookie from '@fastify/cookie'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
@@ -69,7 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
 
   const app = Fastify({
     logger: deps.logger ?? false,
-    disableRequestLogging: true,
+    // Fastify's own two lines per request are replaced by one (onResponse below).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
@@ -107,6 +108,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
 
   await app.register(errorsPlugin)
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) {
+      route.config = { ...route.config, auth: 'public' }
+      return
+    }
+    documentErrors(route)
+  })
   // PostgreSQL cannot store U+0000 in text; refuse it for every route as a 422
   // instead of letting the database fail (contract §2: no input gives a 500).
   app.addHook('preValidation', async (request) => {
@@ -143,10 +151,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { persistAuthorization: false } })
   await app.register(authPlugin, ctx)
 
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs') || route.url === '/openapi.json') return
-    documentErrors(route)
-  })
 
   await app.register(async (api) => {
     for (const module of MODULES) await api.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)

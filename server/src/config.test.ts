@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { ConfigError, parseConfig } from './config.ts'
+
+describe('configuration from the environment', () => {
+  it('has the contract’s defaults', () => {
+    const c = parseConfig({})
+    assert.equal(c.port, 8000)
+    assert.equal(c.host, '127.0.0.1')
+    assert.equal(c.databaseUrl, 'sqlite:./data/stake.db')
+    assert.equal(c.jwtSecret, null)
+    assert.equal(c.adminEmail, 'admin@example.com')
+    assert.equal(c.cookieSecure, false, 'plain http on localhost')
+    assert.deepEqual(c.corsOrigins, [])
+    assert.equal(c.trustProxy, false)
+    assert.equal(c.accessTokenTtlSeconds, 900)
+    assert.equal(c.spApprovalsRequired, 2)
+    assert.equal(c.hcApprovalsRequired, 3)
+    assert.equal(c.highCouncilSeats, 12)
+    assert.equal(c.logLevel, 'info')
+  })
+
+  it('defaults COOKIE_SECURE to true when serving beyond localhost', () => {
+    assert.equal(parseConfig({ HOST: '0.0.0.0' }).cookieSecure, true)
+    assert.equal(parseConfig({ HOST: '0.0.0.0', COOKIE_SECURE: 'false' }).cookieSecure, false)
+  })
+
+  it('reads every variable of the contract’s table', () => {
+    const c = parseConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@h/db',
+      JWT_SECRET: 'x'.repeat(32),
+      ADMIN_EMAIL: 'root@example.org',
+      INITIAL_ADMIN_PASSWORD: 'first-password',
+      COOKIE_SECURE: 'true',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: 'true',
+      ACCESS_TOKEN_TTL_SECONDS: '60',
+      SP_APPROVALS_REQUIRED: '3',
+      HC_APPROVALS_REQUIRED: '7',
+      HIGH_COUNCIL_SEATS: '9',
+      LOG_LEVEL: 'debug',
+    })
+    assert.deepEqual(
+      [c.port, c.host, c.databaseUrl, c.adminEmail, c.initialAdminPassword, c.cookieSecure, c.trustProxy],
+      [9000, '0.0.0.0', 'postgres://u@h/db', 'root@example.org', 'first-password', true, true],
+    )
+    assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
+    assert.deepEqual([c.accessTokenTtlSeconds, c.spApprovalsRequired, c.hcApprovalsRequired, c.highCouncilSeats, c.logLevel], [60, 3, 7, 9, 'debug'])
+  })
+
+  it('refuses bad values with a one-line message naming the variable', () => {
+    const bad: Record<string, string>[] = [
+      { PORT: 'eighty' },
+      { PORT: '70000' },
+      { DATABASE_URL: 'mysql://x' },
+      { JWT_SECRET: 'short' },
+      { ADMIN_EMAIL: 'nobody' },
+      { INITIAL_ADMIN_PASSWORD: 'short' },
+      { COOKIE_SECURE: 'maybe' },
+      { CORS_ORIGINS: 'not an origin' },
+      { ACCESS_TOKEN_TTL_SECONDS: '0' },
+      { HIGH_COUNCIL_SEATS: '-1' },
+      { LOG_LEVEL: 'loud' },
+    ]
+    for (const env of bad) {
+      const name = Object.keys(env)[0]!
+      assert.throws(() => parseConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('\n'), name)
+    }
+  })
+})
