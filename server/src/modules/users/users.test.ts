@@ -46,6 +46,17 @@ describe('users', () => {
     assert.deepEqual(locs, ['body.email', 'body.fname', 'body.lname'])
   })
 
+  it('serves the same handlers at the root aliases, with or without a trailing slash, without redirects', async () => {
+    const admin = await signedIn(t, { permissions: ['users.manage'] })
+    for (const url of ['/users', '/users/', '/api/users', '/api/users/']) {
+      const res = await admin.as('GET', url)
+      assert.equal(res.statusCode, 200, url)
+      assert.ok(Array.isArray(res.json()))
+    }
+    const one = await admin.as('GET', `/users/${admin.user.id}/`)
+    assert.equal(one.json().id, admin.user.id)
+  })
+
   it('POST /users needs users.manage (403)', async () => {
     const { as } = await signedIn(t)
     const res = await as('POST', '/api/users', { email: `${unique()}@example.org`, fname: 'X', lname: 'Y' })
