@@ -5,8 +5,13 @@ import { Id } from './common.ts'
 export const SpeakingYear = Type.Integer({ minimum: 2000, maximum: 2100 })
 export const SpeakingMonth = Type.Integer({ minimum: 1, maximum: 12 })
 
-/** `null` first: with Ajv's type coercion an integer branch tried first would turn null into 0. */
-const NullableWardId = Type.Union([Type.Null(), Id])
+/**
+ * A ward id or null, as one `type: ['integer', 'null']` rather than a union: under
+ * Ajv's type coercion a union lets 0 or false slip through as null (and an
+ * array as itself); with a type list they are refused (422).
+ */
+const NullableWardIdInput = Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 2147483647 })
+const NullableWardId = Type.Union([Id, Type.Null()])
 
 export const SpeakingYearParams = Type.Object({ year: SpeakingYear })
 export type SpeakingYearParams = Static<typeof SpeakingYearParams>
@@ -61,7 +66,7 @@ export const SpeakingOverrideBody = Type.Object({
   high_councilor_id: Id,
   month: SpeakingMonth,
   year: SpeakingYear,
-  ward_id: NullableWardId,
+  ward_id: NullableWardIdInput,
 })
 export type SpeakingOverrideBody = Static<typeof SpeakingOverrideBody>
 

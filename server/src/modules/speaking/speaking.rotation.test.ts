@@ -12,18 +12,7 @@ import {
   type SlotId,
   type WardId,
 } from './speaking.rotation.ts'
-
-/** mulberry32: a tiny seeded PRNG so failures reproduce. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from './speaking.fixtures.ts'
 
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => i + from)
 
