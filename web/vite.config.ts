@@ -3,12 +3,14 @@ import react from '@vitejs/plugin-react';
 
 // The API lives at /api on the server; in development Vite proxies it so the
 // refresh cookie (SameSite=Strict, Path=/) stays same-origin.
+const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8000';
+
 export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8000', changeOrigin: false },
+      '/api': { target: apiTarget, changeOrigin: false },
     },
   },
   build: {

@@ -1,0 +1,69 @@
+import { defineConfig, devices } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * End-to-end tests: the real server (server/src/main.ts) on a fresh SQLite
+ * database in a temporary directory, serving the client built into web/dist
+ * (`npm run test:e2e -w web` builds first). The access token lives 5 seconds
+ * here — a configuration value, not a test-only code path — so the tests
+ * exercise the transparent refresh.
+ */
+const port = Number(process.env.E2E_PORT ?? 8123);
+// E2E_BASE_URL points the tests at an instance that is already running
+// (e.g. `vite preview` in front of a dev server); then no server is started.
+const external = process.env.E2E_BASE_URL;
+// Workers re-read this file; the main process fixes the database path once.
+process.env.E2E_DB ??= join(tmpdir(), `stake-e2e-${process.pid}-${Date.now()}.db`);
+process.env.E2E_ADMIN_PASSWORD ??= 'Initial-Admin-Pass-2024';
+process.env.E2E_TOKEN_TTL ??= '5';
+
+export default defineConfig({
+  testDir: '../e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  outputDir: '../test-results',
+  use: {
+    baseURL: external ?? `http://127.0.0.1:${port}`,
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
+  webServer: external ? undefined : {
+    command: 'node --import tsx ../server/src/main.ts',
+    url: `http://127.0.0.1:${port}/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `sqlite:${process.env.E2E_DB}`,
+      ADMIN_EMAIL: 'admin@example.com',
+      INITIAL_ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
+      ACCESS_TOKEN_TTL_SECONDS: process.env.E2E_TOKEN_TTL,
+      COOKIE_SECURE: 'false',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});
