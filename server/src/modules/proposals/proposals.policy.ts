@@ -35,8 +35,9 @@ export function neighbourStage(stage: Stage, isRelease: boolean, direction: 'adv
 /** What a move does to the interview (contract §7 and docs/decisions.md). */
 export function interviewEffect(from: Stage, to: Stage, isRelease: boolean): 'none' | 'delete' | 'reopen' {
   const path = pathOf(isRelease)
-  const backwards = path.indexOf(to) < path.indexOf(from)
-  if (!backwards) return 'none'
+  // Declining keeps the interview as part of the record.
+  if (!path.includes(to) || !path.includes(from)) return 'none'
+  if (path.indexOf(to) > path.indexOf(from)) return 'none'
   // Moving off `interview` backwards clears the interview (contract §7).
   if (from === 'interview') return 'delete'
   // Back to `interview` from `sustain`: the interview is to be held again,

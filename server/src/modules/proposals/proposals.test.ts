@@ -307,6 +307,16 @@ describe('proposals: create, read, list, edit, delete', () => {
         (error) => isForeignKeyViolation(error),
       )
     })
+
+    it('DELETE /wards/{id} answers 409 while a proposal refers to the ward, 204 once it is gone', async () => {
+      const ward = await createWard(t.database.db)
+      const p = await submit(submitter.as, ward)
+      const refused = await manager.as('DELETE', `/api/wards/${ward}`)
+      assert.equal(refused.statusCode, 409)
+      assert.equal((await getProposal(manager.as, p.id)).ward_id, ward)
+      assert.equal((await manager.as('DELETE', `${URL}/${p.id}`)).statusCode, 204)
+      assert.equal((await manager.as('DELETE', `/api/wards/${ward}`)).statusCode, 204)
+    })
   })
 
   it('serves the same handlers at the root path, and documents every route under /api', async () => {

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { OPEN_STAGES, type Board } from '@stake/contract'
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely'
+import { buildApp } from '../../app.ts'
+import type { FastifyTypebox } from '../../http.ts'
+import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
+import { useTestApp } from '../../test/harness.ts'
+import { bishopOf, createWard, move, seated, seedProposals, submit } from './proposals.factories.ts'
+
+const BOARD = '/api/calling-kanban/board'
+
+/** Counts the statements a Kysely instance executes (every result passes through here). */
+class QueryCounter implements KyselyPlugin {
+  count = 0
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    return args.node
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.count++
+    return args.result
+  }
+}
+
+describe('board', () => {
+  const t = useTestApp()
+  let ward: number
+  let otherWard: number
+  let clerk: Awaited<ReturnType<typeof signedIn>>
+  let bishop: Awaited<ReturnType<typeof signedIn>>
+
+  before(async () => {
+    ward = await createWard(t.database.db)
+    otherWard = await createWard(t.database.db)
+    clerk = await seated(t, 'stake_clerk')
+    bishop = await bishopOf(t, ward)
+  })
+
+  const board = async (as: typeof clerk.as): Promise<Board> => {
+    const res = await as('GET', BOARD)
+    assert.equal(res.statusCode, 200, res.body)
+    return res.json()
+  }
+
+  it('has every open stage as a key even when empty, and no closed ones', async () => {
+    const empty = await board(clerk.as)
+    assert.deepEqual(Object.keys(empty.stages).sort(), [...OPEN_STAGES].sort())
+    for (const stage of OPEN_STAGES) assert.deepEqual(empty.stages[stage], [])
+    assert.deepEqual(empty.closed_recently, [])
+    assert.equal((await t.app.inject({ method: 'GET', url: BOARD })).statusCode, 401)
+  })
+
+  it('puts each visible proposal under its stage, with counts, my_vote and interview', async () => {
+    const call = await submit(bishop.as, ward)
+    const release = await submit(bishop.as, ward, { is_release: true })
+    const elsewhere = await submit(clerk.as, otherWard)
+    await move(clerk.as, call.id, 'advance', 'sp_approval')
+
+    const all = await board(clerk.as)
+    assert.deepEqual(all.stages.hc_approval.map((p) => p.id), [call.id])
+    assert.deepEqual(all.stages.interview.map((p) => p.id), [release.id])
+    assert.deepEqual(all.stages.sp_approval.map((p) => p.id), [elsewhere.id])
+    const card = all.stages.hc_approval[0]!
+    assert.deepEqual(card.approvals, { approved: 0, rejected: 0 })
+    assert.equal(card.my_vote, null)
+    assert.equal(card.interview, null)
+    assert.equal(card.stage, 'hc_approval')
+
+    // A bishop sees his ward's cards only; a bishop of another ward none of them.
+    const own = await board(bishop.as)
+    const ids = Object.values(own.stages).flat().map((p) => p.id)
+    assert.deepEqual(ids.sort(), [call.id, release.id].sort())
+    const stranger = await bishopOf(t, await createWard(t.database.db))
+    assert.deepEqual(Object.values((await board(stranger.as)).stages).flat(), [])
+  })
+
+  it('lists proposals closed in the last 30 days, most recent first', async () => {
+    const a = await submit(clerk.as, otherWard)
+    const b = await submit(clerk.as, otherWard)
+    await clerk.as('POST', `/api/calling-kanban/proposals/${a.id}/decline`, { reason: 'no' })
+    t.clock.advance(60)
+    await clerk.as('POST', `/api/calling-kanban/proposals/${b.id}/decline`, { reason: 'no' })
+    const closed = (await board(clerk.as)).closed_recently.map((p) => p.id)
+    assert.deepEqual(closed.slice(0, 2), [b.id, a.id])
+    assert.ok(!Object.values((await board(clerk.as)).stages).flat().some((p) => p.id === a.id))
+  })
+
+  describe('query count', () => {
+    let counted: FastifyTypebox
+    const counter = new QueryCounter()
+
+    before(async () => {
+      // The same database, seen through a Kysely instance that counts.
+      counted = await buildApp({
+        config: t.config,
+        db: t.database.db.withPlugin(counter),
+        dialect: t.database.dialect,
+        clock: t.clock,
+      })
+      await counted.ready()
+    })
+    after(async () => {
+      await counted.close()
+    })
+
+    const countBoard = async (token: string) => {
+      counter.count = 0
+      const res = await injectAs({ ...t, app: counted }, token)('GET', BOARD)
+      assert.equal(res.statusCode, 200, res.body)
+      const body = res.json() as Board
+      return { queries: counter.count, cards: Object.values(body.stages).flat().length + body.closed_recently.length }
+    }
+
+    it('builds the board with the same number of queries for 10 and for 500 proposals', async () => {
+      const manager = await signedIn(t, { permissions: ALL_PERMISSIONS })
+      const seedWard = await createWard(t.database.db)
+      const seedBishop = await bishopOf(t, seedWard)
+      await seedProposals(t.database.db, 10, { wardId: seedWard, submitter: manager.user.id, now: t.clock.now() })
+      const small = await countBoard(manager.token)
+      const smallBishop = await countBoard(seedBishop.token)
+      assert.equal(smallBishop.cards, 10)
+
+      await seedProposals(t.database.db, 490, { wardId: seedWard, submitter: manager.user.id, now: t.clock.now() })
+      const large = await countBoard(manager.token)
+      const largeBishop = await countBoard(seedBishop.token)
+      assert.equal(large.cards - small.cards, 490)
+      assert.equal(largeBishop.cards, 500)
+
+      assert.equal(large.queries, small.queries)
+      assert.equal(largeBishop.queries, smallBishop.queries)
+      // Authentication, the caller's seats and the board itself.
+      assert.ok(small.queries <= 5, `${small.queries} queries`)
+    })
+  })
+
+  it('leaves out proposals closed more than 30 days ago', async () => {
+    const p = await submit(clerk.as, otherWard)
+    await clerk.as('POST', `/api/calling-kanban/proposals/${p.id}/decline`, { reason: 'no' })
+    t.clock.advance(31 * 24 * 3600)
+    const fresh = await login(t, clerk.user)
+    const closed = (await board(injectAs(t, fresh.token))).closed_recently
+    assert.ok(!closed.some((c) => c.id === p.id))
+  })
+})
