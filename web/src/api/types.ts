@@ -49,7 +49,7 @@ export interface TokenResponse {
 }
 
 export interface Session {
-  id: number | string;
+  id: string;
   created_at?: string;
   last_used_at?: string | null;
   user_agent?: string | null;
@@ -183,6 +183,7 @@ export interface Comment {
   id: number;
   proposal_id: number;
   commenter_id: number;
+  commenter?: PersonRef;
   comment_text: string;
   created_at: string;
   edited_at: string | null;
@@ -191,6 +192,7 @@ export interface Comment {
 export interface Vote {
   id?: number;
   approver_id?: number;
+  approver?: PersonRef;
   voter_id?: number;
   voter?: PersonRef | number | null;
   stage: Stage;
@@ -204,6 +206,7 @@ export interface HistoryRow {
   from_stage: Stage | null;
   to_stage: Stage;
   by: number | PersonRef | null;
+  by_user?: PersonRef;
   at: string;
   note: string | null;
 }
@@ -212,6 +215,7 @@ export interface CalendarMonth {
   month: number;
   ward_id: number | null;
   overridden: boolean;
+  topic?: string | null;
 }
 
 export interface CalendarRow {
@@ -223,7 +227,7 @@ export interface CalendarRow {
 
 export interface Topic {
   month: number;
-  topic: string;
+  topic: string | null;
   reference: string | null;
 }
 
@@ -231,5 +235,5 @@ export interface Calendar {
   year: number;
   wards: { id: number; name: string }[];
   rows: CalendarRow[];
-  topics?: (Topic | null)[] | Record<string, Topic | null>;
+  topics?: Topic[];
 }

@@ -101,7 +101,7 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
           return (
             <li key={c.id} className="comment">
               <div className="comment-head">
-                <strong>{mine ? 'You' : userName(users.data, c.commenter_id)}</strong>
+                <strong>{mine ? 'You' : c.commenter ? `${c.commenter.fname} ${c.commenter.lname}` : userName(users.data, c.commenter_id)}</strong>
                 <span className="muted small">
                   {formatDateTime(c.created_at)}
                   {c.edited_at && ` · edited ${formatDateTime(c.edited_at)}`}

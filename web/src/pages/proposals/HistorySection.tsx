@@ -42,7 +42,7 @@ export function HistorySection({ proposalId, stage }: { proposalId: number; stag
                 )}
               </div>
               <div className="muted small">
-                {formatDateTime(h.at)} by {byName(h.by, users.data)}
+                {formatDateTime(h.at)} by {byName(h.by_user ?? h.by, users.data)}
               </div>
               {h.note && <div className="small">{h.note}</div>}
             </div>

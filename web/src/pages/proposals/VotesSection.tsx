@@ -81,7 +81,7 @@ export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Pr
           <tbody>
             {votes.data.map((v, i) => (
               <tr key={v.id ?? i}>
-                <td>{userName(users.data, voterOf(v))}</td>
+                <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, voterOf(v))}</td>
                 <td>{STAGE_LABELS[v.stage] ?? v.stage}</td>
                 <td className={v.approved ? 'vote-yes' : 'vote-no'}>{v.approved ? 'Approve' : 'Reject'}</td>
                 <td>{formatDateTime(v.created_at ?? v.at)}</td>

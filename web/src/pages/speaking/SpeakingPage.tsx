@@ -43,6 +43,8 @@ export default function SpeakingPage() {
   const topics = useQuery({
     queryKey: qk.topics(year),
     queryFn: () => api<Topic[]>(`/speaking/topics/${year}`),
+    // The calendar carries each month's topic; older servers may not.
+    enabled: !!calendar.data && !Array.isArray(calendar.data.topics),
   });
 
   const [cell, setCell] = useState<CellTarget | null>(null);
@@ -81,7 +83,11 @@ export default function SpeakingPage() {
     setCell({ row, month });
   }
 
-  const topicFor = (month: number) => topics.data?.find((t) => t.month === month);
+  const topicFor = (month: number) => {
+    const list = Array.isArray(calendar.data?.topics) ? calendar.data.topics : topics.data;
+    const t = list?.find((x) => x.month === month);
+    return t && t.topic ? t : undefined;
+  }
   const cellMonth = cell ? cell.row.months.find((m) => m.month === cell.month) : undefined;
 
   return (
