@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { Permission } from '@stake/contract'
+import type { Permission, User } from '@stake/contract'
 import type { AppContext } from '../context.ts'
 import { AppError, forbidden, unauthorized } from '../errors.ts'
 import { findAuthenticatedUser } from '../modules/auth/sessions.repository.ts'
 import { effectivePermissions } from '../modules/users/permissions.repository.ts'
+import { toUser } from '../modules/users/users.repository.ts'
 
 /** Who is calling: set by this plugin, read by handlers. */
 export interface Actor {
@@ -12,6 +13,8 @@ export interface Actor {
   sessionId: string
   forcePasswordReset: boolean
   permissions: ReadonlySet<Permission>
+  /** The user's record as read by this request's session check. */
+  user: User
 }
 
 /**
@@ -74,7 +77,7 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     if (forcePasswordReset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
 
     const permissions = await effectivePermissions(ctx.db, row.id)
-    request.actor = { id: row.id, sessionId: verified.claims.sessionId, forcePasswordReset, permissions }
+    request.actor = { id: row.id, sessionId: verified.claims.sessionId, forcePasswordReset, permissions, user: toUser(row) }
     if (config.permission && !permissions.has(config.permission)) {
       throw forbidden(`This needs the ${config.permission} permission`)
     }

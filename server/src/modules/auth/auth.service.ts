@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError, notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
-import { findUserByEmail, findUserById, toUser, emailKey } from '../users/users.repository.ts'
+import { precompiled } from '../../db/precompiled.ts'
+import { findUserByEmail, findUserById, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
@@ -32,6 +33,16 @@ export interface IssuedSession {
   /** Set when the cookie must be (re)written: value and remaining lifetime. */
   cookie: { value: string; maxAgeSeconds: number } | null
 }
+
+const heldCallings = precompiled(['userId'], (db, p) =>
+  db
+    .selectFrom('calling_slots as cs')
+    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
+    .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
+    .where('cs.user_id', '=', p.userId as unknown as number)
+    .orderBy('c.id')
+    .orderBy('cs.slot_id'),
+)
 
 export class AuthService {
   constructor(private readonly ctx: AppContext) {}
@@ -164,20 +175,9 @@ export class AuthService {
   }
 
   async me(actor: Actor): Promise<Me> {
-    const { db } = this.ctx
-    const [user, held] = await Promise.all([
-      findUserById(db, actor.id),
-      db
-        .selectFrom('calling_slots as cs')
-        .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-        .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
-        .where('cs.user_id', '=', actor.id)
-        .orderBy('c.id')
-        .execute(),
-    ])
-    if (!user) throw unauthorized()
+    const held = await heldCallings(this.ctx.db, { userId: actor.id })
     const callings: HeldCalling[] = held.map((h) => ({ ...h, key: h.key ?? null, ward_id: h.ward_id ?? null }))
-    return { ...toUser(user), callings, permissions: sortPermissions(actor.permissions) }
+    return { ...actor.user, callings, permissions: sortPermissions(actor.permissions) }
   }
 
   async listSessions(actor: Actor): Promise<SessionInfo[]> {

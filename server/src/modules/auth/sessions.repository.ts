@@ -30,7 +30,7 @@ const authenticatedUser = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
   db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['u.id', 'u.force_password_reset'])
+    .select(['u.id', 'u.email', 'u.fname', 'u.lname', 'u.active', 'u.force_password_reset', 'u.created_at', 'u.updated_at'])
     .where('s.id', '=', p.sessionId)
     .where('s.user_id', '=', p.userId as unknown as number)
     .where('s.expires_at', '>', p.now)

@@ -13,15 +13,21 @@ export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; rea
 
 /** HS256 access tokens (contract §3): sub, sid, iat, exp, iss, aud, typ. */
 export class AccessTokens {
-  // A KeyObject made once: jose then verifies with node's HMAC directly
-  // instead of importing the raw secret on every call.
-  private readonly key: crypto.KeyObject
+  // A CryptoKey imported once: given raw bytes or a KeyObject, jose would
+  // import the secret again on every verification.
+  private readonly key: Promise<CryptoKey>
 
   constructor(secret: string, readonly ttlSeconds: number) {
-    this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'))
+    this.key = crypto.webcrypto.subtle.importKey(
+      'raw',
+      Buffer.from(secret, 'utf8'),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    )
   }
 
-  sign(claims: AccessClaims, now: Date): Promise<string> {
+  async sign(claims: AccessClaims, now: Date): Promise<string> {
     const iat = Math.floor(now.getTime() / 1000)
     return new SignJWT({ sid: claims.sessionId, typ: 'access' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -30,12 +36,39 @@ export class AccessTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt(iat)
       .setExpirationTime(iat + this.ttlSeconds)
-      .sign(this.key)
+      .sign(await this.key)
   }
 
+  /**
+   * Tokens already verified, by their exact text. A client sends the same
+   * token for up to 15 minutes; the signature (WebCrypto HMAC, the costliest
+   * step of an authenticated request) is checked once, expiry every time.
+   * Revocation does not depend on this: the session is checked per request.
+   */
+  private readonly verified = new Map<string, { claims: AccessClaims; exp: number }>()
+  private static readonly CACHE_SIZE = 10_000
+
   async verify(token: string, now: Date): Promise<VerifyResult> {
+    const cached = this.verified.get(token)
+    if (cached) {
+      if (now.getTime() / 1000 < cached.exp) return { ok: true, claims: cached.claims }
+      this.verified.delete(token)
+      return { ok: false, reason: 'expired' }
+    }
+    const result = await this.verifyFully(token, now)
+    if (result.ok) {
+      if (this.verified.size >= AccessTokens.CACHE_SIZE) this.verified.delete(this.verified.keys().next().value!)
+      this.verified.set(token, { claims: result.claims, exp: result.exp })
+    }
+    return result.ok ? { ok: true, claims: result.claims } : result
+  }
+
+  private async verifyFully(
+    token: string,
+    now: Date,
+  ): Promise<{ ok: true; claims: AccessClaims; exp: number } | { ok: false; reason: 'expired' | 'invalid' }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -46,7 +79,7 @@ export class AccessTokens {
       if (payload.typ !== 'access' || typeof payload.sid !== 'string' || !Number.isSafeInteger(userId) || userId < 1) {
         return { ok: false, reason: 'invalid' }
       }
-      return { ok: true, claims: { userId, sessionId: payload.sid } }
+      return { ok: true, claims: { userId, sessionId: payload.sid }, exp: payload.exp! }
     } catch (error) {
       return { ok: false, reason: error instanceof joseErrors.JWTExpired ? 'expired' : 'invalid' }
     }

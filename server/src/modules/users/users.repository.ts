@@ -6,7 +6,7 @@ import type { UsersTable } from '../../db/schema.ts'
 export type UserRow = Selectable<UsersTable>
 
 /** The one mapper from a user row to the API shape; never the password hash. */
-export function toUser(row: UserRow): User {
+export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key'>): User {
   return {
     id: row.id,
     email: row.email,
