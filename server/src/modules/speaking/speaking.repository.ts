@@ -1,5 +1,7 @@
-import { sql } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
+import { precompiled } from '../../db/precompiled.ts'
+import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
 
@@ -39,8 +41,7 @@ export interface SeatRow {
   lname: string | null
 }
 
-/** The High Councilor seats in slot order, with their holders (one query). */
-export function listSeats(db: Executor): Promise<SeatRow[]> {
+function seatsQuery(db: Executor) {
   return db
     .selectFrom('calling_slots as s')
     .innerJoin('callings as c', 'c.id', 's.calling_id')
@@ -48,12 +49,38 @@ export function listSeats(db: Executor): Promise<SeatRow[]> {
     .where('c.key', '=', HIGH_COUNCILOR)
     .select(['s.calling_id', 's.slot_id', 's.user_id', 'u.fname', 'u.lname'])
     .orderBy('s.slot_id')
-    .execute()
+}
+
+/** The High Councilor seats in slot order, with their holders (one query). */
+export function listSeats(db: Executor): Promise<SeatRow[]> {
+  return seatsQuery(db).execute()
 }
 
 /** Wards in id order: the rotation's order (contract §8). */
 export function listWards(db: Executor): Promise<{ id: number; name: string }[]> {
   return db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute()
+}
+
+// The calendar's four reads, built and compiled once: GET /speaking/calendar is
+// a hot read, and Kysely's building costs more than these small queries.
+const seatsCompiled = precompiled([], (db) => seatsQuery(db))
+const wardsCompiled = precompiled([], (db) => db.selectFrom('wards').select(['id', 'name']).orderBy('id'))
+const yearOverridesCompiled = precompiled(['year'], (db, p) =>
+  db.selectFrom('speaking_overrides').select(['month', 'slot_id', 'ward_id']).where('year', '=', p.year as unknown as number),
+)
+const yearTopicsCompiled = precompiled(['year'], (db, p) =>
+  db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', p.year as unknown as number).orderBy('month'),
+)
+
+/** Everything the year's calendar shows (independent reads; parallel on PostgreSQL). */
+export async function readYear(db: Kysely<DB>, year: number) {
+  const [seats, wards, overrides, topics] = await Promise.all([
+    seatsCompiled(db, {}),
+    wardsCompiled(db, {}),
+    yearOverridesCompiled(db, { year }),
+    yearTopicsCompiled(db, { year }),
+  ])
+  return { seats, wards, overrides, topics }
 }
 
 export function wardExists(db: Executor, id: number): Promise<boolean> {
@@ -107,8 +134,8 @@ export async function writeMonth(
     .execute()
 }
 
-export function listTopics(db: Executor, year: number) {
-  return db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', year).orderBy('month').execute()
+export function listTopics(db: Kysely<DB>, year: number) {
+  return yearTopicsCompiled(db, { year })
 }
 
 /** Insert or replace a month's topic in one statement (no check-then-write). */

@@ -65,14 +65,8 @@ export class SpeakingService {
   }
 
   async calendar(_actor: Actor, year: number): Promise<SpeakingCalendar> {
-    const { db } = this.ctx
     // Independent reads; the resolver is correct for any combination of them.
-    const [seats, wards, overrides, topics] = await Promise.all([
-      repo.listSeats(db),
-      repo.listWards(db),
-      repo.listOverrides(db, year),
-      repo.listTopics(db, year),
-    ])
+    const { seats, wards, overrides, topics } = await repo.readYear(this.ctx.db, year)
     return toCalendar(year, seats, wards, overrides, topics)
   }
 
