@@ -83,16 +83,18 @@ function filtered(db: Executor, filter: CallingFilter) {
   if (filter.system_defined !== undefined) query = query.where('c.system_defined', '=', filter.system_defined)
   const q = filter.q?.trim().toLowerCase()
   if (q) query = query.where('c.name_key', 'like', sql<string>`${`%${escapeLike(q)}%`} escape '\\'`)
-  if (filter.vacant !== undefined) {
-    const empty = (eb: any) =>
-      eb.exists(
+  const vacant = filter.vacant
+  if (vacant !== undefined) {
+    query = query.where((eb) => {
+      const empty = eb.exists(
         eb
           .selectFrom('calling_slots as s')
           .select(sql.lit(1).as('one'))
           .whereRef('s.calling_id', '=', 'c.id')
           .where('s.user_id', 'is', null),
       )
-    query = query.where((eb) => (filter.vacant ? empty(eb) : eb.not(empty(eb))))
+      return vacant ? empty : eb.not(empty)
+    })
   }
   return query
 }

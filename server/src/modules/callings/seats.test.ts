@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import type { Calling } from '@stake/contract'
+import { useTestApp } from '../../test/harness.ts'
+import { createUser, seat, signedIn } from '../../test/factories.ts'
+import { syncHighCouncilSeats } from './callings.repository.ts'
+import { expectError, makeCalling, systemCallingId } from './fixtures.ts'
+
+describe('High Councilor seats follow HIGH_COUNCIL_SEATS', () => {
+  const t = useTestApp({ HIGH_COUNCIL_SEATS: '5' })
+
+  const highCouncil = async (): Promise<Calling> => {
+    const { as } = await signedIn(t)
+    return (await as('GET', `/api/callings/${await systemCallingId(t, 'high_councilor')}`)).json()
+  }
+  const shape = (c: Calling) => ({ max: c.max_slots, slots: c.slots.map((s) => (s.filled ? `${s.slot_id}*` : String(s.slot_id))) })
+
+  it('has HIGH_COUNCIL_SEATS slots at start-up', async () => {
+    assert.deepEqual(shape(await highCouncil()), { max: 5, slots: ['1', '2', '3', '4', '5'] })
+  })
+
+  it('raising adds empty slots; lowering removes only empty trailing slots and keeps a filled seat', async () => {
+    const db = t.database.db
+    await syncHighCouncilSeats(db, 8)
+    assert.deepEqual(shape(await highCouncil()), { max: 8, slots: ['1', '2', '3', '4', '5', '6', '7', '8'] })
+    const user = await createUser(t)
+    await seat(t, 'high_councilor', user.id, 7)
+    await syncHighCouncilSeats(db, 3)
+    assert.deepEqual(shape(await highCouncil()), { max: 7, slots: ['1', '2', '3', '4', '5', '6', '7*'] })
+    await db.updateTable('calling_slots').set({ user_id: null }).where('user_id', '=', user.id).execute()
+    await syncHighCouncilSeats(db, 3)
+    assert.deepEqual(shape(await highCouncil()), { max: 3, slots: ['1', '2', '3'] })
+  })
+
+  it('is idempotent and safe to run from several instances at once', async () => {
+    const db = t.database.db
+    await Promise.all([syncHighCouncilSeats(db, 6), syncHighCouncilSeats(db, 6), syncHighCouncilSeats(db, 6)])
+    await syncHighCouncilSeats(db, 6)
+    assert.deepEqual(shape(await highCouncil()), { max: 6, slots: ['1', '2', '3', '4', '5', '6'] })
+  })
+})
+
+describe('the last user manager cannot be unseated', () => {
+  const t = useTestApp()
+
+  it('refuses (409 last_admin) a release or a grant change that would leave nobody with users.manage', async () => {
+    // The only holder of users.manage holds it through the stake presidency.
+    const president = await signedIn(t)
+    await seat(t, 'stake_president', president.user.id)
+    const presidency = await systemCallingId(t, 'stake_president')
+    expectError(await president.as('DELETE', `/api/callings/${presidency}/1`), 409, 'last_admin')
+
+    // Hand users.manage to a user-made calling's holder; now the president may go.
+    const council = await makeCalling(president.as, { permissions: ['users.manage', 'callings.manage'] })
+    const successor = await signedIn(t)
+    assert.equal((await president.as('PUT', `/api/callings/${council.id}/1`, { user_id: successor.user.id })).statusCode, 200)
+    assert.equal((await president.as('DELETE', `/api/callings/${presidency}/1`)).statusCode, 204)
+
+    // The successor is now the only one: neither the grant nor the seat may go.
+    expectError(await successor.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: ['callings.manage'] }), 409, 'last_admin')
+    expectError(await successor.as('DELETE', `/api/callings/${council.id}/1`), 409, 'last_admin')
+    const me = (await successor.as('GET', '/api/auth/me')).json()
+    assert.ok(me.permissions.includes('users.manage'))
+
+    // Once someone else can manage users, the seat may go.
+    await createUser(t, { permissions: ['users.manage'] })
+    assert.equal((await successor.as('DELETE', `/api/callings/${council.id}/1`)).statusCode, 204)
+  })
+})
