@@ -335,6 +335,21 @@ describe('speaking overrides: who may, and validation', () => {
     }
   })
 
+  it('DELETE /wards/{id} answers 409 in_use while an override refers to the ward, 204 once restored', async () => {
+    const admin = await signedIn(t, { permissions: ['speaking.manage', 'wards.manage'] })
+    const spare = (await createWard(t)).id
+    const set = await admin.as('PUT', '/api/speaking/calendar/override', { ...valid(), month: 9, ward_id: spare })
+    assert.equal(set.statusCode, 200)
+    const refused = await admin.as('DELETE', `/api/wards/${spare}`)
+    assert.equal(refused.statusCode, 409)
+    assert.equal(refused.json().code, 'in_use')
+    const restored = await admin.as('DELETE', `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=9&year=2026`)
+    assert.equal(restored.statusCode, 204)
+    assert.equal((await admin.as('DELETE', `/api/wards/${spare}`)).statusCode, 204)
+    const calendar = (await admin.as('GET', '/api/speaking/calendar/2026')).json()
+    assert.ok(!calendar.wards.some((w: { id: number }) => w.id === spare))
+  })
+
   it('a valid override by a speaking manager answers 200', async () => {
     const res = await manager.as('PUT', '/api/speaking/calendar/override', valid())
     assert.equal(res.statusCode, 200)
