@@ -111,10 +111,10 @@ export default function CallingsPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Public</th>
+                  <th scope="col" className="hide-phone">Kind</th>
+                  <th scope="col" className="hide-phone">Public</th>
                   <th scope="col">Seats filled</th>
-                  <th scope="col">Holders</th>
+                  <th scope="col" className="hide-phone">Holders</th>
                 </tr>
               </thead>
               <tbody>
@@ -124,13 +124,14 @@ export default function CallingsPage() {
                     <tr key={c.id}>
                       <td>
                         <Link to={ROUTES.calling(c.id)}>{c.name}</Link>
+                        {c.system_defined && <span className="badge show-phone-inline">System</span>}
                       </td>
-                      <td>{c.system_defined ? <span className="badge">System</span> : 'User-made'}</td>
-                      <td>{c.is_public ? 'Yes' : 'No'}</td>
+                      <td className="hide-phone">{c.system_defined ? <span className="badge">System</span> : 'User-made'}</td>
+                      <td className="hide-phone">{c.is_public ? 'Yes' : 'No'}</td>
                       <td>
                         {filled.length} / {c.max_slots}
                       </td>
-                      <td className="holders">
+                      <td className="holders hide-phone">
                         {filled
                           .slice(0, 3)
                           .map((s) => (s.user ? `${s.user.fname} ${s.user.lname}` : `#${s.user_id}`))

@@ -110,9 +110,9 @@ export default function UsersPage() {
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col">Email</th>
+                  <th scope="col" className="hide-phone">Email</th>
                   <th scope="col">Status</th>
-                  <th scope="col">Created</th>
+                  <th scope="col" className="hide-phone">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -124,13 +124,14 @@ export default function UsersPage() {
                     <td>
                       {u.fname} {u.lname}
                       {u.id === me.id && <span className="muted small"> (you)</span>}
+                      <span className="muted small break show-phone">{u.email}</span>
                     </td>
-                    <td className="break">{u.email}</td>
+                    <td className="break hide-phone">{u.email}</td>
                     <td>
                       {u.active ? 'Active' : 'Inactive'}
                       {u.force_password_reset && <span className="badge badge-warn">must change password</span>}
                     </td>
-                    <td>{formatDate(u.created_at)}</td>
+                    <td className="hide-phone">{formatDate(u.created_at)}</td>
                     <td className="actions-cell">
                       <Menu.Root>
                         <Menu.Trigger className="button button-small" aria-label={`Actions for ${u.fname} ${u.lname}`}>
