@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../src/db/schema.ts'
+import { proposalBoardScenario, proposalReadScenario } from '../src/modules/proposals/proposals.bench.ts'
 import { speakingCalendarScenario } from '../src/modules/speaking/speaking.bench.ts'
 
 /** What a scenario gets to prepare its data and requests. */
@@ -36,4 +37,4 @@ export interface Scenario {
  * Scenarios contributed by the domain modules (board, proposal read, speaking
  * calendar …). The foundation's own (health, me, refresh, login) live in run.ts.
  */
-export const SCENARIOS: Scenario[] = [speakingCalendarScenario]
+export const SCENARIOS: Scenario[] = [speakingCalendarScenario, proposalBoardScenario, proposalReadScenario]
