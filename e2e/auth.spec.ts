@@ -117,3 +117,21 @@ test('logout returns to sign-in and a reload stays signed out', async ({ page, r
   await expect(page).toHaveURL(/\/signin\?next=%2Fboard/);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
 });
+
+test('too many failed sign-ins are explained with the wait from Retry-After', async ({ page, request }) => {
+  const admin = await adminApi(request);
+  const user = await createUser(request, admin, 'Throttle');
+  await page.goto('/signin');
+  let throttled = false;
+  for (let i = 0; i < 8 && !throttled; i++) {
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(`wrong-password-${i}`);
+    const answered = page.waitForResponse((r) => r.url().includes('/api/auth/login'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    throttled = (await answered).status() === 429;
+    await expect(page.getByRole('alert')).toContainText(throttled ? 'Too many sign-in attempts' : 'Incorrect email or password');
+  }
+  expect(throttled).toBe(true);
+  await expect(page.getByRole('alert')).toContainText(/try again in \d+ (second|minute)/);
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+});
