@@ -16,7 +16,8 @@ function loadConfig(): Config {
     return { ...parseConfig(process.env), webDist: path.resolve(here, '../../web/dist') }
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(`Configuration error: ${error.message}`)
+      // Synchronous: console.error to a pipe may be lost by process.exit.
+      fs.writeSync(2, `Configuration error: ${error.message}\n`)
       process.exit(2)
     }
     throw error
