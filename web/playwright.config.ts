@@ -10,13 +10,47 @@ import { join } from 'node:path';
  * exercise the transparent refresh.
  */
 const port = Number(process.env.E2E_PORT ?? 8123);
-// E2E_BASE_URL points the tests at an instance that is already running
-// (e.g. `vite preview` in front of a dev server); then no server is started.
-const external = process.env.E2E_BASE_URL;
 // Workers re-read this file; the main process fixes the database path once.
 process.env.E2E_DB ??= join(tmpdir(), `stake-e2e-${process.pid}-${Date.now()}.db`);
 process.env.E2E_ADMIN_PASSWORD ??= 'Initial-Admin-Pass-2024';
 process.env.E2E_TOKEN_TTL ??= '5';
+
+// E2E_BASE_URL points the tests at an instance that is already running; then
+// no server is started.
+const external = process.env.E2E_BASE_URL;
+// E2E_CLIENT=preview serves the same built client with `vite preview` (which
+// proxies /api to the real server) instead of the server's own static files.
+const viaPreview = process.env.E2E_CLIENT === 'preview';
+const apiUrl = `http://127.0.0.1:${port}`;
+const previewUrl = `http://127.0.0.1:${port + 1}`;
+
+const apiServer = {
+  command: 'node --import tsx ../server/src/main.ts',
+  url: `${apiUrl}/health`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `sqlite:${process.env.E2E_DB}`,
+    ADMIN_EMAIL: 'admin@example.com',
+    INITIAL_ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD!,
+    ACCESS_TOKEN_TTL_SECONDS: process.env.E2E_TOKEN_TTL!,
+    COOKIE_SECURE: 'false',
+    LOG_LEVEL: 'warn',
+  },
+};
+
+const previewServer = {
+  command: `npx vite preview --port ${port + 1} --strictPort`,
+  url: `${previewUrl}/signin`,
+  reuseExistingServer: false,
+  timeout: 30_000,
+  stdout: 'ignore' as const,
+  env: { API_TARGET: apiUrl },
+};
 
 export default defineConfig({
   testDir: '../e2e',
@@ -29,7 +63,7 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: '../test-results',
   use: {
-    baseURL: external ?? `http://127.0.0.1:${port}`,
+    baseURL: external ?? (viaPreview ? previewUrl : apiUrl),
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -48,22 +82,5 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
-  webServer: external ? undefined : {
-    command: 'node --import tsx ../server/src/main.ts',
-    url: `http://127.0.0.1:${port}/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${process.env.E2E_DB}`,
-      ADMIN_EMAIL: 'admin@example.com',
-      INITIAL_ADMIN_PASSWORD: process.env.E2E_ADMIN_PASSWORD,
-      ACCESS_TOKEN_TTL_SECONDS: process.env.E2E_TOKEN_TTL,
-      COOKIE_SECURE: 'false',
-      LOG_LEVEL: 'warn',
-    },
-  },
+  webServer: external ? undefined : viaPreview ? [apiServer, previewServer] : [apiServer],
 });
