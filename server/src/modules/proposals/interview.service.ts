@@ -9,7 +9,13 @@ import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy
 import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 
-const toIso = (value: string) => new Date(value).toISOString()
+/** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
+function toIso(value: string, field: string): string {
+  const date = new Date(value)
+  const iso = Number.isNaN(date.getTime()) ? '' : date.toISOString()
+  if (!/^\d{4}-/.test(iso)) throw invalid(['query', field], 'Input should be a valid date-time', 'date_time_parsing')
+  return iso
+}
 
 /** The one interview of a proposal (contract §7). */
 export class InterviewService {
@@ -23,6 +29,7 @@ export class InterviewService {
   async schedule(actor: Actor, id: number, interviewerId: number, scheduledFor: string | undefined): Promise<Interview> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
+    const plannedFor = scheduledFor ? toIso(scheduledFor, 'scheduled_for') : null
     const interviewer = await userExists(this.ctx.db, interviewerId)
     if (!interviewer || !interviewer.active) throw invalid(['query', 'interviewer_id'], 'The interviewer must be an active user')
     return this.ctx.db.transaction().execute(async (trx) => {
@@ -32,7 +39,7 @@ export class InterviewService {
       const now = this.ctx.clock.now().toISOString()
       const row = await repo.upsertInterview(
         trx,
-        { proposal_id: id, interviewer_id: interviewerId, scheduled_for: scheduledFor ? toIso(scheduledFor) : null },
+        { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },
         now,
       )
       return repo.toInterview(row)
@@ -56,6 +63,7 @@ export class InterviewService {
   async complete(actor: Actor, id: number, completionDate: string | undefined): Promise<Interview> {
     const viewer = await loadViewer(this.ctx, actor)
     const now = this.ctx.clock.now().toISOString()
+    const heldAt = completionDate ? toIso(completionDate, 'completion_date') : now
     return this.ctx.db.transaction().execute(async (trx) => {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)
       if (!proposal) throw proposalNotFound()
@@ -68,7 +76,7 @@ export class InterviewService {
       if (proposal.stage !== 'interview') throw wrongStage(`The proposal is at ${proposal.stage}, not interview`)
       if (!interview) throw conflict('conflict', 'No interviewer is assigned; schedule the interview first')
 
-      const row = await repo.completeInterview(trx, id, completionDate ? toIso(completionDate) : now, now)
+      const row = await repo.completeInterview(trx, id, heldAt, now)
       const isRelease = Boolean(proposal.is_release)
       const moved = await transition(trx, {
         proposalId: id,

@@ -69,6 +69,10 @@ describe('interviews', () => {
       }
       assert.equal((await schedule(p.id, '')).statusCode, 422)
       assert.equal((await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=tomorrow`)).statusCode, 422)
+      // A leap second is valid RFC 3339 but not a time we can store.
+      const leap = await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=2026-06-30T23:59:60Z`)
+      assert.equal(leap.statusCode, 422)
+      assert.deepEqual(leap.json().detail[0].loc, ['query', 'scheduled_for'])
     })
 
     it('returns 403 without proposals.manage', async () => {
@@ -134,6 +138,7 @@ describe('interviews', () => {
     it('returns 422 for a malformed completion_date and 404 for an absent proposal', async () => {
       const p = await atInterview()
       assert.equal((await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=soon`)).statusCode, 422)
+      assert.equal((await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=2026-12-31T23:59:60Z`)).statusCode, 422)
       assert.equal((await clerk.as('POST', `${URL}/999999/interview/complete`)).statusCode, 404)
     })
   })

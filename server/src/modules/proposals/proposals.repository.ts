@@ -31,11 +31,13 @@ export function findProposal(db: Executor, id: number) {
 /**
  * The proposal row, locked until the transaction ends on PostgreSQL, so that
  * rules spanning rows (vote counting, the stage an interview is scheduled at)
- * see one state. SQLite runs one write transaction at a time anyway.
+ * see one state. SQLite runs one write transaction at a time anyway. NO KEY
+ * UPDATE: it serialises the writers of the proposal without blocking inserts
+ * of comments, which only take a key-share lock through their foreign key.
  */
 export function lockProposal(db: Executor, id: number, dialect: Dialect) {
   let query = db.selectFrom('proposals').selectAll().where('id', '=', id)
-  if (dialect === 'postgres') query = query.forUpdate()
+  if (dialect === 'postgres') query = query.forNoKeyUpdate()
   return query.executeTakeFirst()
 }
 

@@ -210,9 +210,11 @@ describe('proposals: create, read, list, edit, delete', () => {
       assert.equal(second.total, 3)
     })
 
-    it('returns 422 for an unknown stage or a limit over 200', async () => {
+    it('returns 422 for an unknown stage, a limit over 200 or an offset past 2^31-1', async () => {
       assert.equal((await manager.as('GET', `${URL}?stage=nowhere`)).statusCode, 422)
       assert.equal((await manager.as('GET', `${URL}?limit=201`)).statusCode, 422)
+      assert.equal((await manager.as('GET', `${URL}?offset=99999999999999999999`)).statusCode, 422)
+      assert.equal((await manager.as('GET', `${URL}?offset=2147483647`)).statusCode, 200)
     })
   })
 
