@@ -4,7 +4,7 @@ import path from 'node:path'
 import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import cookie from '@fastify/cookie'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
+import helmet from 'helmet'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -126,13 +126,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     if (errors.length > 0) throw new ValidationFailure(errors)
   })
   await app.register(cookie)
+  // Security headers from helmet, built once. (@fastify/helmet rebuilds
+  // helmet's middleware, re-parsing its whole configuration, on every request.)
   // HSTS and upgrade-insecure-requests only where the service is served over
   // https (the same switch as the Secure cookie); on plain http they would break it.
-  await app.register(helmet, {
-    global: true,
+  const securityHeaders = helmet({
     hsts: config.cookieSecure,
     contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
   })
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)))
   if (config.corsOrigins.length > 0) {
     await app.register(cors, { origin: config.corsOrigins, credentials: true, exposedHeaders: ['X-Total-Count', 'Retry-After'] })
   }

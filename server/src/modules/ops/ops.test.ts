@@ -30,3 +30,22 @@ describe('operations', () => {
     assert.match(String(res.headers['x-request-id']), /^[0-9a-f-]{36}$/)
   })
 })
+
+describe('security headers', () => {
+  const plain = useTestApp()
+  const secure = useTestApp({ COOKIE_SECURE: 'true' })
+
+  it('sends helmet’s headers on every response; no HSTS on plain http', async () => {
+    const res = await plain.app.inject({ method: 'GET', url: '/api/health' })
+    assert.equal(res.headers['x-content-type-options'], 'nosniff')
+    assert.match(String(res.headers['content-security-policy']), /default-src 'self'/)
+    assert.doesNotMatch(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
+    assert.equal(res.headers['strict-transport-security'], undefined)
+  })
+
+  it('adds HSTS and upgrade-insecure-requests when served over https (COOKIE_SECURE=true)', async () => {
+    const res = await secure.app.inject({ method: 'GET', url: '/api/health' })
+    assert.match(String(res.headers['strict-transport-security']), /max-age=/)
+    assert.match(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
+  })
+})
