@@ -4,7 +4,7 @@ import { addSeconds } from '../../clock.ts'
 import { AppError, notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { precompiled } from '../../db/precompiled.ts'
-import { findUserByEmail, findUserById, emailKey } from '../users/users.repository.ts'
+import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
@@ -141,16 +141,14 @@ export class AuthService {
     const presented = hashSecret(parsed.secret)
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      const session = await sessions.findSession(db, parsed.sessionId)
-      if (!session || session.expires_at <= nowIso) throw unauthorized('Session expired or revoked')
-      const user = await findUserById(db, session.user_id)
-      if (!user || !user.active) throw unauthorized('Session expired or revoked')
+      const session = await sessions.findSessionForRefresh(db, parsed.sessionId)
+      if (!session || session.expires_at <= nowIso || !session.active) throw unauthorized('Session expired or revoked')
 
       if (sameHash(session.token_hash, presented)) {
         const secret = newRefreshSecret()
         if (await sessions.rotateSessionToken(db, session.id, presented, hashSecret(secret), nowIso)) {
           return {
-            tokens: await this.accessToken(user.id, session.id),
+            tokens: await this.accessToken(session.user_id, session.id),
             cookie: { value: `${session.id}.${secret}`, maxAgeSeconds: this.remaining(session.expires_at) },
           }
         }
@@ -160,7 +158,7 @@ export class AuthService {
         sameHash(session.previous_token_hash, presented) &&
         session.rotated_at !== null &&
         now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
-      if (inGrace) return { tokens: await this.accessToken(user.id, session.id), cookie: null }
+      if (inGrace) return { tokens: await this.accessToken(session.user_id, session.id), cookie: null }
 
       await sessions.deleteSession(db, session.id)
       log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })

@@ -18,8 +18,18 @@ export async function insertSession(db: Executor, session: NewSession): Promise<
   await db.insertInto('sessions').values(session).execute()
 }
 
-export function findSession(db: Executor, id: string) {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst()
+const sessionWithUser = precompiled(['id'], (db, p) =>
+  db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.id', 's.user_id', 's.token_hash', 's.previous_token_hash', 's.rotated_at', 's.expires_at', 'u.active'])
+    .where('s.id', '=', p.id),
+)
+
+/** The session a refresh cookie names, with whether its user is active. */
+export async function findSessionForRefresh(db: Kysely<DB>, id: string) {
+  const [row] = await sessionWithUser(db, { id })
+  return row
 }
 
 /**
@@ -46,20 +56,23 @@ export async function findAuthenticatedUser(db: Kysely<DB>, sessionId: string, u
  * Rotation is a conditional write: it succeeds only while `currentHash` is
  * still the session's token, so two concurrent refreshes cannot both rotate.
  */
+const rotate = precompiled(['id', 'currentHash', 'nextHash', 'now'], (db, p) =>
+  db
+    .updateTable('sessions')
+    .set({ token_hash: p.nextHash, previous_token_hash: p.currentHash, rotated_at: p.now, last_used_at: p.now })
+    .where('id', '=', p.id)
+    .where('token_hash', '=', p.currentHash)
+    .returning('id'),
+)
+
 export async function rotateSessionToken(
-  db: Executor,
+  db: Kysely<DB>,
   id: string,
   currentHash: string,
   nextHash: string,
   now: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('sessions')
-    .set({ token_hash: nextHash, previous_token_hash: currentHash, rotated_at: now, last_used_at: now })
-    .where('id', '=', id)
-    .where('token_hash', '=', currentHash)
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
+  return (await rotate(db, { id, currentHash, nextHash, now })).length === 1
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {
