@@ -66,8 +66,10 @@ export const ERROR_CODES = [
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
-/** `limit`/`offset` pagination; the total goes in `X-Total-Count`. */
-export const Pagination = {
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-}
+/**
+ * `limit`/`offset` pagination: limit 0–200 (default 50; larger is a 422, not
+ * clamped), offset ≥ 0 and within a 32-bit integer (PostgreSQL's OFFSET takes
+ * a bigint, but nothing sensible lies beyond). The total goes in X-Total-Count.
+ */
+export const Limit = Type.Integer({ minimum: 0, maximum: 200, default: 50 })
+export const Offset = Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox'
-import { Id, PermissionName, Timestamp } from './common.ts'
+import { Id, Limit, Offset, PermissionName, Timestamp } from './common.ts'
 
 export const User = Type.Object({
   id: Id,
@@ -62,7 +62,7 @@ export type PermissionsBody = Static<typeof PermissionsBody>
 export const UserListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   active: Type.Optional(Type.Boolean()),
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Limit),
+  offset: Type.Optional(Offset),
 })
 export type UserListQuery = Static<typeof UserListQuery>

@@ -25,6 +25,7 @@ describe('malformed-input sweep over every route', () => {
     { payload: '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}', type: 'application/json' },
   ]
   const WRONG_TYPES = [[], {}, 'x', -1, 0, 1e308, true, null, 'x'.repeat(10_000)]
+  const HUGE_QUERY = '?limit=99999999999999999999&offset=99999999999999999999&year=99999999999&month=99999999999&ward_id=99999999999999&q=' + 'x'.repeat(5000)
   const ODD_QUERY =
     '?limit=abc&offset=-1&q=%00&approved=maybe&year=x&month=13&from_stage=zzz&interviewer_id=0&completion_date=yesterday&all=perhaps&active=2&high_councilor_id=-4&is_public=x&sort=drop&stage=nope&ward_id=1.5&scheduled_for=%FF'
 
@@ -72,6 +73,8 @@ describe('malformed-input sweep over every route', () => {
       if (route.path === '/api/auth/logout') continue // would end the sweep's own session
       const method = route.method as InjectOptions['method']
       for (const id of ODD_IDS) await send({ method, url: fill(route.path, id) + ODD_QUERY }, `${route.method} ${route.path} id=${id}`)
+      await send({ method, url: fill(route.path, '1') + HUGE_QUERY }, `${route.method} ${route.path} huge query values`)
+      await send({ method, url: fill(route.path, '1') + '?offset=2147483647&limit=200' }, `${route.method} ${route.path} largest offset`)
       if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)) {
         const url = fill(route.path, '1')
         for (const body of ODD_BODIES) {
