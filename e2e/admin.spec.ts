@@ -33,8 +33,11 @@ test('an administrator creates a user (temporary password shown once) and fills 
 
   // Fill a High Councilor seat with the new user, through the user picker.
   await page.getByRole('link', { name: 'Callings' }).click();
+  await expect(page.getByRole('heading', { name: 'Callings' })).toBeVisible();
   await page.getByLabel('Search').fill('High Councilor');
   await page.getByRole('button', { name: 'Search', exact: true }).click();
+  await expect(page).toHaveURL(/q=High/);
+  await expect(page.getByRole('table').getByRole('link')).toHaveCount(1);
   await page.getByRole('link', { name: 'High Councilor' }).click();
   await expect(page.getByRole('heading', { name: 'High Councilor' })).toBeVisible();
   await page.getByRole('button', { name: /^Fill seat \d+$/ }).first().click();

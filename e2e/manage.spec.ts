@@ -6,6 +6,7 @@ test('wards: create with a meeting time and a bishop, then edit', async ({ brows
   const bishop = await createUser(request, admin, unique('Bish'), 'Oduya');
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   await page.getByRole('link', { name: 'Wards' }).click();
+  await expect(page.getByRole('heading', { name: 'Wards' })).toBeVisible();
   await page.getByRole('button', { name: 'New ward' }).click();
   const dialog = page.getByRole('dialog');
   const name = unique('Willow Creek ');
@@ -36,6 +37,7 @@ test('callings: create a user-made calling with grants, edit it; system callings
   await adminApi(request);
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   await page.getByRole('link', { name: 'Callings' }).click();
+  await expect(page.getByRole('heading', { name: 'Callings' })).toBeVisible();
   await page.getByRole('button', { name: 'New calling' }).click();
   const dialog = page.getByRole('dialog');
   const name = unique('Stake Music Chair ');

@@ -181,7 +181,7 @@ export default function CallingPage() {
                     <strong>{h.user ? `${h.user.fname} ${h.user.lname}` : userName(users.data, h.user_id)}</strong>, seat {h.slot_id}
                   </div>
                   <div className="muted small">
-                    {formatDateTime(h.started_at ?? h.from)} – {h.ended_at ?? h.to ? formatDateTime(h.ended_at ?? h.to) : 'now'}
+                    {formatDateTime(h.from)} – {h.to ? formatDateTime(h.to) : 'now'}
                   </div>
                 </div>
               </li>

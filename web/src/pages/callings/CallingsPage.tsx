@@ -76,7 +76,7 @@ export default function CallingsPage() {
       >
         <div className="field field-inline">
           <label htmlFor="callings-q">Search</label>
-          <input id="callings-q" type="search" value={search} onChange={(e) => setSearch(e.target.value)} onBlur={() => search !== q && update({ q: search.trim() })} placeholder="Calling name" />
+          <input id="callings-q" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Calling name" />
         </div>
         <div className="field field-inline">
           <label htmlFor="callings-kind">Kind</label>

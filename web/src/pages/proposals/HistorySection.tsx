@@ -4,10 +4,8 @@ import { useUsersLite, userName } from '../../api/queries';
 import { STAGE_LABELS, type HistoryRow, type Stage } from '../../api/types';
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui';
 
-function byName(by: HistoryRow['by'], users: ReturnType<typeof useUsersLite>['data']): string {
-  if (by == null) return 'the system';
-  if (typeof by === 'number') return userName(users, by);
-  return `${by.fname} ${by.lname}`;
+function byName(h: HistoryRow, users: ReturnType<typeof useUsersLite>['data']): string {
+  return h.by_user ? `${h.by_user.fname} ${h.by_user.lname}` : userName(users, h.by);
 }
 
 const label = (s: Stage | null) => (s ? (STAGE_LABELS[s] ?? s) : 'Submitted');
@@ -42,7 +40,7 @@ export function HistorySection({ proposalId, stage }: { proposalId: number; stag
                 )}
               </div>
               <div className="muted small">
-                {formatDateTime(h.at)} by {byName(h.by_user ?? h.by, users.data)}
+                {formatDateTime(h.at)} by {byName(h, users.data)}
               </div>
               {h.note && <div className="small">{h.note}</div>}
             </div>

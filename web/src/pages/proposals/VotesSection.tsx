@@ -5,11 +5,6 @@ import { STAGE_LABELS, type Proposal, type Vote } from '../../api/types';
 import { useNotify } from '../../components/Notice';
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui';
 
-function voterOf(v: Vote): number | null {
-  if (typeof v.voter === 'number') return v.voter;
-  if (v.voter && typeof v.voter === 'object') return v.voter.id;
-  return v.approver_id ?? v.voter_id ?? null;
-}
 
 export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Proposal; canVote: boolean; onChanged(): void }) {
   const notify = useNotify();
@@ -81,10 +76,10 @@ export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Pr
           <tbody>
             {votes.data.map((v, i) => (
               <tr key={v.id ?? i}>
-                <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, voterOf(v))}</td>
+                <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, v.approver_id)}</td>
                 <td>{STAGE_LABELS[v.stage] ?? v.stage}</td>
                 <td className={v.approved ? 'vote-yes' : 'vote-no'}>{v.approved ? 'Approve' : 'Reject'}</td>
-                <td>{formatDateTime(v.created_at ?? v.at)}</td>
+                <td>{formatDateTime(v.updated_at ?? v.created_at)}</td>
               </tr>
             ))}
           </tbody>

@@ -154,7 +154,7 @@ export default function SpeakingPage() {
                             onClick={() => setTopicMonth(i + 1)}
                             aria-label={`Topic for ${MONTHS_LONG[i]}: ${t?.topic ?? 'none'}. Edit`}
                           >
-                            {t?.topic ?? <span className="muted">+ topic</span>}
+                            {t?.topic ?? <span className="muted no-print">+ topic</span>}
                           </button>
                         ) : (
                           <span title={t?.reference ?? undefined}>{t?.topic ?? ''}</span>

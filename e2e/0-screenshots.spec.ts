@@ -79,6 +79,13 @@ test('screenshots of the main screens at desktop and phone width', async ({ brow
     await page.goto('/schedule');
     await expect(page.getByRole('table')).toBeVisible();
     await shoot(page, 'speaking', tag);
+    if (tag === 'desktop') {
+      // The print stylesheet: no navigation or buttons, the grid on the page.
+      await page.emulateMedia({ media: 'print' });
+      await expect(page.locator('.topbar')).toBeHidden();
+      await shoot(page, 'speaking-print', tag);
+      await page.emulateMedia({ media: 'screen' });
+    }
 
     await page.goto('/manage/callings');
     await expect(page.getByRole('link', { name: 'High Councilor' })).toBeVisible();
