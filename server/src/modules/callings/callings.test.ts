@@ -64,6 +64,17 @@ describe('callings (contract §5)', () => {
       assert.equal(res.statusCode, 201, res.body)
     })
 
+    it('accepts a 100-character name whose lower case is longer (İ → i̇), and still finds its duplicate (201, then 409)', async () => {
+      // 'İ'.toLowerCase() is two characters: the uniqueness key of a valid name may be longer than the name.
+      const name = 'İ'.repeat(99) + 'X'
+      const res = await manager('POST', '/api/callings/', { name })
+      assert.equal(res.statusCode, 201, res.body)
+      expectError(await manager('POST', '/api/callings/', { name: 'İ'.repeat(99) + 'x' }), 409, 'duplicate_name')
+      const other = await makeCalling(manager)
+      const renamed = await manager('PUT', `/api/callings/${other.id}`, { name: 'İ'.repeat(100) })
+      assert.equal(renamed.statusCode, 200, renamed.body)
+    })
+
     it('returns 409 duplicate_name for a name used by another calling, whatever its case and spaces', async () => {
       const calling = await makeCalling(manager)
       expectError(await manager('POST', '/api/callings/', { name: ` ${calling.name.toUpperCase()} ` }), 409, 'duplicate_name')

@@ -84,6 +84,15 @@ describe('wards (contract §6)', () => {
       expectError(await admin('POST', '/api/wards/', { name: ` ${ward.name.toUpperCase()} `, start_time: 600 }), 409, 'duplicate_name')
     })
 
+    it('accepts a 100-character name whose lower case is longer (İ → i̇), and still finds its duplicate (201, then 409)', async () => {
+      // 'İ'.toLowerCase() is two characters: the uniqueness key of a valid name may be longer than the name.
+      await makeWard({ name: 'İ'.repeat(99) + 'W' })
+      expectError(await admin('POST', '/api/wards/', { name: 'İ'.repeat(99) + 'w', start_time: 600 }), 409, 'duplicate_name')
+      const other = await makeWard()
+      const renamed = await admin('PUT', `/api/wards/${other.id}`, { name: 'İ'.repeat(100), start_time: 600 })
+      assert.equal(renamed.statusCode, 200, renamed.body)
+    })
+
     it('needs wards.manage: 401 anonymous, 403 without', async () => {
       expectError(await anonymous('POST', '/api/wards/', { name: unique(), start_time: 600 }), 401)
       expectError(await reader('POST', '/api/wards/', { name: unique(), start_time: 600 }), 403, 'forbidden')
