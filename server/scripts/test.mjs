@@ -67,6 +67,8 @@ if (await postgresReachable(pgUrl)) {
   } else {
     ok = run('PostgreSQL', { TEST_DIALECT: 'postgres', TEST_PG_URL: pgUrl, TEST_PG_TEMPLATE: template }) && ok
   }
+  const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${template}_f_%`])
+  for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)
   await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`)
   await admin.end()
 } else {

@@ -53,7 +53,8 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   const adminUrl = process.env.TEST_PG_URL
   const template = process.env.TEST_PG_TEMPLATE
   if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
-  const name = `stake_t_${crypto.randomBytes(6).toString('hex')}`
+  // Named after the run's template, so scripts/test.mjs can drop leftovers of a crashed file.
+  const name = `${template}_f_${crypto.randomBytes(6).toString('hex')}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`)
@@ -87,7 +88,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     hasher: new PasswordHasher(TEST_ARGON2),
     async close() {
       await app.close()
-      await database.close()
+      await database.close().catch(() => {}) // a test may have closed it already
       await drop()
     },
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { useTestApp } from '../../test/harness.ts'
+import { createTestApp, useTestApp } from '../../test/harness.ts'
 
 describe('operations', () => {
   const t = useTestApp()
@@ -47,5 +47,17 @@ describe('security headers', () => {
     const res = await secure.app.inject({ method: 'GET', url: '/api/health' })
     assert.match(String(res.headers['strict-transport-security']), /max-age=/)
     assert.match(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
+  })
+})
+
+describe('readiness without a database', () => {
+  it('GET /ready answers 503 when the database does not answer, /health still 200', async () => {
+    const t = await createTestApp()
+    await t.database.close()
+    const ready = await t.app.inject({ method: 'GET', url: '/api/ready' })
+    assert.equal(ready.statusCode, 503)
+    assert.equal(typeof ready.json().detail, 'string')
+    assert.equal((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode, 200)
+    await t.close()
   })
 })
