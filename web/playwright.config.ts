@@ -54,6 +54,7 @@ const previewServer = {
 
 export default defineConfig({
   testDir: '../e2e',
+  globalSetup: '../e2e/global-setup.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,
