@@ -168,15 +168,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
 
   const webDist = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : null
+  const indexHtml = webDist ? fs.readFileSync(path.join(webDist, 'index.html')) : null
   if (webDist) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, serve: true, prefix: '/' })
+    await app.register(async (web) => {
+      // The client's files are public: signing in happens inside them.
+      web.addHook('onRoute', (route) => {
+        route.config = { ...route.config, auth: 'public' }
+        route.schema = { ...route.schema, hide: true }
+      })
+      await web.register(fastifyStatic, { root: webDist, wildcard: false, index: false, serve: true, prefix: '/' })
+    })
   }
 
   app.setNotFoundHandler(async (request, reply) => {
     const segment = request.url.split('?')[0]!.split('/')[1] ?? ''
-    if (webDist && (request.method === 'GET' || request.method === 'HEAD') && !API_SEGMENTS.has(segment)) {
+    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && !API_SEGMENTS.has(segment)) {
       // Client-side routes of the single-page web client.
-      return reply.type('text/html').sendFile('index.html')
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml)
     }
     return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
   })
