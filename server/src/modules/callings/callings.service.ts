@@ -154,8 +154,7 @@ export class CallingsService {
     const wanted = sortPermissions(new Set(next))
     await repo.replaceCallingPermissions(trx, id, wanted)
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
-      const holders = (await repo.loadDetails(trx, [id])).slots.get(id)!.filter((s) => s.user_id !== null)
-      for (const holder of holders) await assertUserManagerRemains(trx, this.ctx.dialect, holder.user_id!)
+      await assertUserManagerRemains(trx, this.ctx.dialect, await repo.holderIds(trx, id))
     }
     return wanted
   }

@@ -67,3 +67,45 @@ describe('the last user manager cannot be unseated', () => {
     assert.equal((await successor.as('DELETE', `/api/callings/${council.id}/1`)).statusCode, 204)
   })
 })
+
+describe('concurrent changes cannot together unseat the last user managers', () => {
+  const t = useTestApp()
+
+  it('two releases at once of the only two users.manage seats: one 204, one 409 last_admin, every round', async () => {
+    const operator = await signedIn(t, { permissions: ['callings.manage'] })
+    const [president, clerk] = [await createUser(t), await createUser(t)]
+    const seats = [
+      { key: 'stake_president', user: president.id, calling: await systemCallingId(t, 'stake_president') },
+      { key: 'stake_clerk', user: clerk.id, calling: await systemCallingId(t, 'stake_clerk') },
+    ]
+    await seat(t, 'stake_president', president.id)
+    await seat(t, 'stake_clerk', clerk.id)
+    for (let round = 0; round < 5; round++) {
+      const results = await Promise.all(seats.map((s) => operator.as('DELETE', `/api/callings/${s.calling}/1`)))
+      assert.deepEqual(results.map((r) => r.statusCode).sort(), [204, 409], results.map((r) => r.body).join(' | '))
+      expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_admin')
+      const released = seats[results.findIndex((r) => r.statusCode === 204)]!
+      await seat(t, released.key, released.user)
+    }
+  })
+
+  it('a grant change and a release at once that would together leave nobody with users.manage: one wins, one 409', async () => {
+    const president = await signedIn(t)
+    await t.database.db.deleteFrom('user_permissions').where('permission', '=', 'users.manage').execute()
+    await t.database.db.updateTable('calling_slots').set({ user_id: null, filled_at: null }).where('user_id', 'is not', null).execute()
+    await seat(t, 'stake_president', president.user.id)
+    const council = await makeCalling(president.as, { permissions: ['users.manage'] })
+    const holder = await createUser(t)
+    assert.equal((await president.as('PUT', `/api/callings/${council.id}/1`, { user_id: holder.id })).statusCode, 200)
+    const presidency = await systemCallingId(t, 'stake_president')
+    const operator = await signedIn(t, { permissions: ['callings.manage'] })
+    const results = await Promise.all([
+      president.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: [] }),
+      operator.as('DELETE', `/api/callings/${presidency}/1`),
+    ])
+    const [grants, release] = results.map((r) => r.statusCode)
+    const bodies = results.map((r) => r.body).join(' | ')
+    assert.ok((grants === 200 && release === 409) || (grants === 409 && release === 204), bodies)
+    expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_admin')
+  })
+})
