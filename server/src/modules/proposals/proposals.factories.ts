@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { OPEN_STAGES, type Proposal, type ProposalBody, type Stage } from '@stake/contract'
 import type { DB } from '../../db/schema.ts'
 import type { TestApp } from '../../test/harness.ts'
@@ -154,4 +154,21 @@ export async function seedProposals(
     }
   }
   return { wardId, submitter }
+}
+
+/**
+ * PostgreSQL: waits until some other statement of this database is blocked
+ * on a lock (a request that reached its UPDATE while a test transaction
+ * holds the row), for race tests that must interleave deterministically.
+ */
+export async function waitForLockWait(db: Kysely<DB>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (Date.now() < until) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(db)
+    if (rows[0]!.n > 0) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  throw new Error('no statement waited for a lock')
 }

@@ -222,13 +222,17 @@ export function insertProposal(db: Executor, fields: ProposalFields & { is_relea
 }
 
 /**
- * Updates the proposal's own fields, keeping its stage. With `onlyOpen` the
- * write happens only while the proposal is not done or declined (a
- * submitter's edit racing a decline loses); false when nothing was written.
+ * Updates the proposal's own fields, keeping its stage. With `submitterOnly`
+ * (a caller who edits as the submitter, not as a manager) the write happens
+ * only while that caller is still the submitter and the proposal is open:
+ * an edit racing a decline or a reassignment loses instead of undoing it.
+ * False when nothing was written.
  */
-export async function updateProposalFields(db: Executor, id: number, fields: ProposalFields, now: string, onlyOpen: boolean) {
+export async function updateProposalFields(db: Executor, id: number, fields: ProposalFields, now: string, submitterOnly: number | null) {
   let query = db.updateTable('proposals').set({ ...fields, updated_at: now }).where('id', '=', id)
-  if (onlyOpen) query = query.where('stage', 'not in', ['done', 'declined'])
+  if (submitterOnly !== null) {
+    query = query.where('submitter', '=', submitterOnly).where('stage', 'not in', ['done', 'declined'])
+  }
   const result = await query.executeTakeFirst()
   return result.numUpdatedRows > 0n
 }

@@ -1,4 +1,4 @@
-import { OPEN_STAGES, type Board, type Proposal, type ProposalBody, type ProposalListQuery } from '@stake/contract'
+import { OPEN_STAGES, type Board, type Proposal, type ProposalBody, type ProposalListQuery, type Stage } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
@@ -8,6 +8,7 @@ import { loadViewer, proposalNotFound, visibleProposal } from './proposals.acces
 import {
   canEdit,
   canManage,
+  canSee,
   canSubmitAs,
   canSubmitForWard,
   initialStage,
@@ -19,6 +20,9 @@ import * as repo from './proposals.repository.ts'
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
 const wardMissing = () => invalid(['body', 'ward_id'], 'Ward not found')
+
+const editRefused = (stage: Stage) =>
+  forbidden(isOpen(stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed')
 
 /** Trimmed fields; an empty spouse name is no spouse name. */
 function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
@@ -96,9 +100,7 @@ export class ProposalsService {
   async update(actor: Actor, id: number, body: ProposalBody): Promise<Proposal> {
     const viewer = await loadViewer(this.ctx, actor)
     const current = await visibleProposal(this.ctx.db, viewer, id)
-    if (!canEdit(viewer, current)) {
-      throw forbidden(isOpen(current.stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed')
-    }
+    if (!canEdit(viewer, current)) throw editRefused(current.stage)
     const submitter = body.submitter ?? current.submitter
     if (submitter !== current.submitter && !canManage(viewer)) throw forbidden('Only a proposal manager may change the submitter')
     if (body.is_release !== undefined && body.is_release !== Boolean(current.is_release)) {
@@ -111,10 +113,12 @@ export class ProposalsService {
       submitter: submitter !== current.submitter,
     })
     try {
-      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.now(), !canManage(viewer))
+      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.now(), canManage(viewer) ? null : actor.id)
       if (!written) {
-        if (!(await repo.findProposal(this.ctx.db, id))) throw proposalNotFound()
-        throw forbidden('This proposal is closed')
+        // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
+        const now = await repo.findProposal(this.ctx.db, id)
+        if (!now || !canSee(viewer, now)) throw proposalNotFound()
+        throw editRefused(now.stage)
       }
     } catch (error) {
       if (isForeignKeyViolation(error)) throw wardMissing()

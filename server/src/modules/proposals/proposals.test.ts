@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
-import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, proposalBody, seated, submit } from './proposals.factories.ts'
+import { dialect, useTestApp } from '../../test/harness.ts'
+import { bishopOf, createWard, getProposal, proposalBody, seated, submit, waitForLockWait } from './proposals.factories.ts'
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const URL = '/api/calling-kanban/proposals'
@@ -267,6 +267,25 @@ describe('proposals: create, read, list, edit, delete', () => {
       assert.equal((await bishopA.as('PUT', `${URL}/${p.id}`, proposalBody(999999))).statusCode, 422)
       assert.equal((await bishopA.as('PUT', `${URL}/${p.id}`, proposalBody(wardA))).statusCode, 200)
     })
+
+    it(
+      "refuses a submitter's edit that lands after a reassignment (404) instead of taking the proposal back",
+      { skip: dialect === 'sqlite' && 'SQLite runs one writer at a time: the edit cannot interleave' },
+      async () => {
+        const p = await submit(submitter.as, wardA)
+        let edit: Promise<{ statusCode: number }> | undefined
+        // The manager's reassignment holds the row while the submitter's edit
+        // (which already read the proposal as his) reaches its UPDATE.
+        await t.database.db.transaction().execute(async (trx) => {
+          await trx.updateTable('proposals').set({ submitter: viewer.user.id }).where('id', '=', p.id).execute()
+          edit = submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { lname: 'Late' }))
+          await waitForLockWait(t.database.db)
+        })
+        assert.equal((await edit!).statusCode, 404)
+        const row = await t.database.db.selectFrom('proposals').select(['submitter', 'lname']).where('id', '=', p.id).executeTakeFirstOrThrow()
+        assert.deepEqual(row, { submitter: viewer.user.id, lname: p.lname })
+      },
+    )
 
     it('lets a manager reassign the submitter (200)', async () => {
       const p = await submit(submitter.as, wardA)
