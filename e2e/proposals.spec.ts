@@ -124,3 +124,30 @@ test('a stale drag (someone else moved the card) reloads the board and says so',
   await expect(cardIn('sustain')).toBeVisible();
   await mp.context().close();
 });
+
+test('a manager can move a card with the keyboard alone', async ({ browser, request }) => {
+  const admin = await adminApi(request);
+  const ward = await createWard(admin, unique('Keyboard '));
+  const created = await admin.req('POST', '/api/calling-kanban/proposals', {
+    fname: unique('Kai'),
+    lname: 'Board',
+    spouse_name: null,
+    proposed_calling: 'Librarian',
+    ward_id: ward.id,
+    is_release: true,
+  });
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`);
+  await expect(cardIn('interview')).toBeVisible();
+  // Focus the card itself (not its link) and lift, move, drop.
+  await cardIn('interview').locator('xpath=..').focus();
+  await mp.keyboard.press('Space');
+  await mp.keyboard.press('ArrowRight');
+  await mp.keyboard.press('Space');
+  await expect(cardIn('sustain')).toBeVisible();
+  // Enter on the name link still opens the proposal.
+  await cardIn('sustain').getByRole('link').focus();
+  await mp.keyboard.press('Enter');
+  await expect(mp).toHaveURL(new RegExp(`/proposals/${created.id}$`));
+  await mp.context().close();
+});

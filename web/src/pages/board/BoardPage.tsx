@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -12,6 +12,7 @@ import {
   useSensors,
   type DragEndEvent,
   type DragStartEvent,
+  type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
 import { api, ApiError } from '../../api/client';
 import { qk, useWards, wardName } from '../../api/queries';
@@ -34,12 +35,29 @@ import { ProposalCard } from './ProposalCard';
 
 type Column = OpenStage | 'done';
 
+/** Left/right arrows jump a lifted card to the centre of the neighbouring column. */
+const columnJump: KeyboardCoordinateGetter = (event, { currentCoordinates, context }) => {
+  const { collisionRect, droppableRects } = context;
+  if (!collisionRect || (event.code !== 'ArrowRight' && event.code !== 'ArrowLeft')) return undefined;
+  event.preventDefault();
+  const cx = collisionRect.left + collisionRect.width / 2;
+  const rects = [...droppableRects.values()].sort((a, b) => a.left - b.left);
+  const target =
+    event.code === 'ArrowRight' ? rects.find((r) => r.left > cx) : [...rects].reverse().find((r) => r.right < cx);
+  if (!target) return currentCoordinates;
+  return { x: currentCoordinates.x + (target.left + target.width / 2 - cx), y: currentCoordinates.y };
+};
+
 function DraggableCard({ id, disabled, children }: { id: number; disabled: boolean; children: ReactNode }) {
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id, disabled });
+  // Space/Enter pick the card up only when the card itself has focus, so Enter
+  // on the name link still opens the proposal and the card's buttons still work.
+  const { onKeyDown, ...pointer } = (listeners ?? {}) as Record<string, (e: KeyboardEvent<HTMLDivElement>) => void>;
   return (
     <div
       ref={setNodeRef}
-      {...(disabled ? {} : listeners)}
+      {...(disabled ? {} : pointer)}
+      onKeyDown={disabled ? undefined : (e) => e.target === e.currentTarget && onKeyDown?.(e)}
       {...(disabled ? {} : attributes)}
       aria-roledescription={disabled ? undefined : 'draggable proposal'}
       className={`drag-wrap ${isDragging ? 'is-dragging' : ''} ${disabled ? '' : 'can-drag'}`}
@@ -84,7 +102,7 @@ export default function BoardPage() {
 
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor),
+    useSensor(KeyboardSensor, { coordinateGetter: columnJump }),
   );
 
   const matches = useMemo(() => {
@@ -252,7 +270,18 @@ export default function BoardPage() {
       {board.isLoading && <Loading label="Loading the board…" />}
       <ErrorMessage error={board.error} />
       {board.data && (
-        <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActiveId(null)}>
+        <DndContext
+          sensors={sensors}
+          onDragStart={onDragStart}
+          onDragEnd={onDragEnd}
+          onDragCancel={() => setActiveId(null)}
+          accessibility={{
+            screenReaderInstructions: {
+              draggable:
+                'To move this proposal, press space or enter, use the arrow keys to reach the next or previous stage, and press space or enter again; escape cancels. Or use its Move menu.',
+            },
+          }}
+        >
           <div className="board" aria-busy={board.isFetching}>
             {OPEN_STAGES.map((stage) => {
               const cards = (board.data.stages[stage] ?? []).filter(matches);

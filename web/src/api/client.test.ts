@@ -1,0 +1,82 @@
+/**
+ * The token rules of spec §5, tested against a fake fetch:
+ * run with `npm run test:unit -w web` (node's test runner through tsx).
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { api, ApiError, getAccessToken, onSessionLost, refreshAccessToken, setAccessToken } from './client.ts';
+
+type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
+const realFetch = globalThis.fetch;
+let calls: { url: string; auth: string | null }[] = [];
+
+function install(handler: Handler) {
+  calls = [];
+  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    calls.push({ url, auth: headers.Authorization ?? null });
+    await new Promise((r) => setTimeout(r, 5));
+    return handler(url, init);
+  }) as typeof fetch;
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+
+describe('api client', () => {
+  beforeEach(() => setAccessToken('old'));
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    setAccessToken(null);
+  });
+
+  it('refreshes once for many concurrent 401s and retries each request once', async () => {
+    install((url, init) => {
+      if (url.endsWith('/auth/refresh')) return json(200, { access_token: 'new' });
+      const auth = (init.headers as Record<string, string>).Authorization;
+      return auth === 'Bearer new' ? json(200, { ok: url }) : json(401, { detail: 'Token expired' });
+    });
+    const results = await Promise.all([api('/a'), api('/b'), api('/c'), api('/d')]);
+    assert.deepEqual(results.map((r) => (r as { ok: string }).ok), ['/api/a', '/api/b', '/api/c', '/api/d']);
+    assert.equal(calls.filter((c) => c.url.endsWith('/auth/refresh')).length, 1);
+    assert.equal(calls.filter((c) => c.auth === 'Bearer new').length, 4);
+    assert.equal(getAccessToken(), 'new');
+  });
+
+  it('reports a lost session only when the refresh itself fails', async () => {
+    install((url) => (url.endsWith('/auth/refresh') ? json(401, { detail: 'Session expired' }) : json(401, { detail: 'Token expired' })));
+    let lost = 0;
+    const off = onSessionLost(() => lost++);
+    await assert.rejects(api('/x'), (e: unknown) => e instanceof ApiError && e.status === 401);
+    off();
+    assert.equal(lost, 1);
+    assert.equal(getAccessToken(), null);
+  });
+
+  it('does not refresh for other errors and exposes 422 fields and Retry-After', async () => {
+    install(() =>
+      json(422, { detail: [{ loc: ['body', 'email'], msg: 'bad email', type: 'format' }] }),
+    );
+    await assert.rejects(api('/users/', { method: 'POST', body: {} }), (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.deepEqual(e.fieldMap(), { email: 'bad email' });
+      return true;
+    });
+    assert.equal(calls.length, 1);
+    install(() => json(429, { detail: 'Too many attempts' }, { 'Retry-After': '42' }));
+    await assert.rejects(api('/auth/login', { method: 'POST', form: {}, anonymous: true }), (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.retryAfter, 42);
+      return true;
+    });
+  });
+
+  it('shares one refresh between simultaneous callers (page load in two places)', async () => {
+    install(() => json(200, { access_token: 'fresh' }));
+    const [a, b] = await Promise.all([refreshAccessToken(), refreshAccessToken()]);
+    assert.equal(a, 'fresh');
+    assert.equal(b, 'fresh');
+    assert.equal(calls.length, 1);
+  });
+});
