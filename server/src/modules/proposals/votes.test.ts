@@ -186,6 +186,23 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     )
   })
 
+  it('returns 404 to a voter who cannot see the proposal, and records no vote', async () => {
+    const p = await atHc()
+    // High councilors see every proposal through their calling's proposals.view; take it away.
+    const { db } = t.database
+    const hc = await db.selectFrom('callings').select('id').where('key', '=', 'high_councilor').executeTakeFirstOrThrow()
+    const grant = { calling_id: hc.id, permission: 'proposals.view' as const }
+    await db.deleteFrom('calling_permissions').where('calling_id', '=', hc.id).where('permission', '=', grant.permission).execute()
+    try {
+      const res = await vote(hcs[0]!.as, p.id, true)
+      assert.equal(res.statusCode, 404)
+      assert.equal(res.json().code, 'not_found')
+    } finally {
+      await db.insertInto('calling_permissions').values(grant).execute()
+    }
+    assert.deepEqual((await clerk.as('GET', `${URL}/${p.id}/approvals`)).json(), [])
+  })
+
   it('lists votes of every stage to stake-wide viewers; 403 to a bishop who sees the proposal; 404 to others', async () => {
     const p = await submit(bishop.as, ward)
     await vote(sp.president.as, p.id, true)
