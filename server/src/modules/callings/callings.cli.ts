@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'
 import { findUserByEmail } from '../users/users.repository.ts'
 import * as repo from './callings.repository.ts'
+import * as slotRepo from './slots.repository.ts'
 import { seatUser } from './slots.service.ts'
 
 /** Turns the service errors an operator can cause into one line and exit code 1. */
@@ -19,7 +20,7 @@ async function reporting(run: () => Promise<number>): Promise<number> {
   }
 }
 
-const holderName = (s: repo.SlotRow) => (s.user_id === null ? '—' : `${s.fname} ${s.lname} (#${s.user_id})`)
+const holderName = (s: slotRepo.SlotRow) => (s.user_id === null ? '—' : `${s.fname} ${s.lname} (#${s.user_id})`)
 
 export const listCallings: CliCommand = {
   name: 'list-callings',
@@ -64,7 +65,7 @@ export const fillSlot: CliCommand = {
       const name = await db.transaction().execute(async (trx) => {
         const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
         if (!calling) throw new AppError(404, 'not_found', `No calling ${callingId}`)
-        if (!(await repo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
+        if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
         await seatUser(trx, { callingId, slotId }, user.id, new Date().toISOString(), ['user'])
         return calling.name
       })

@@ -7,6 +7,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import { ungrantable } from '../users/users.policy.ts'
 import * as repo from './callings.repository.ts'
+import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from './slots.service.ts'
 
@@ -70,7 +71,7 @@ export class CallingsService {
           now: this.now(),
         })
         await repo.replaceCallingPermissions(trx, row.id, permissions)
-        await repo.ensureSlots(trx, row.id, maxSlots)
+        await slotRepo.ensureSlots(trx, row.id, maxSlots)
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -93,12 +94,12 @@ export class CallingsService {
         if (isSystemDefined(current)) throw systemDefined()
         if (body.permissions !== undefined) assertMayGrant(actor, await repo.callingPermissions(trx, id), body.permissions)
         const maxSlots = body.max_slots ?? current.max_slots
-        if ((await repo.highestFilledSlot(trx, id)) > maxSlots) {
+        if ((await slotRepo.highestFilledSlot(trx, id)) > maxSlots) {
           throw conflict('slot_filled', `A slot numbered above ${maxSlots} is filled; release it first`)
         }
         if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
-        await repo.deleteEmptySlotsAbove(trx, id, maxSlots)
-        await repo.ensureSlots(trx, id, maxSlots)
+        await slotRepo.deleteEmptySlotsAbove(trx, id, maxSlots)
+        await slotRepo.ensureSlots(trx, id, maxSlots)
         const row = await repo.updateCalling(trx, id, {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),
@@ -154,7 +155,7 @@ export class CallingsService {
     const wanted = sortPermissions(new Set(next))
     await repo.replaceCallingPermissions(trx, id, wanted)
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
-      await assertUserManagerRemains(trx, this.ctx.dialect, await repo.holderIds(trx, id))
+      await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }
     return wanted
   }

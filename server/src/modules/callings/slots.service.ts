@@ -7,6 +7,7 @@ import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { lockActiveHolders } from '../users/users.repository.ts'
 import * as repo from './callings.repository.ts'
+import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, unseatable } from './callings.policy.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
@@ -30,18 +31,18 @@ export async function seatUser(
   now: string,
   field: string[],
 ): Promise<void> {
-  const user = await repo.findActiveUser(trx, userId)
+  const user = await slotRepo.findActiveUser(trx, userId)
   if (!user || !user.active) throw invalid(field, 'No active user with this id', 'value_error')
   let filled: boolean
   try {
-    filled = await repo.fillEmptySlot(trx, slot.callingId, slot.slotId, userId, now)
+    filled = await slotRepo.fillEmptySlot(trx, slot.callingId, slot.slotId, userId, now)
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict('conflict', 'This user already holds a slot of this calling')
     if (isForeignKeyViolation(error)) throw invalid(field, 'No active user with this id', 'value_error')
     throw error
   }
   if (!filled) throw slotFilled()
-  await repo.openHistory(trx, slot.callingId, slot.slotId, userId, now)
+  await slotRepo.openHistory(trx, slot.callingId, slot.slotId, userId, now)
 }
 
 /**
@@ -57,8 +58,8 @@ export async function unseatUser(
   holderId: number,
   now: string,
 ): Promise<boolean> {
-  if (!(await repo.vacateSlot(trx, slot.callingId, slot.slotId, holderId))) return false
-  await repo.closeHistory(trx, slot.callingId, slot.slotId, holderId, now)
+  if (!(await slotRepo.vacateSlot(trx, slot.callingId, slot.slotId, holderId))) return false
+  await slotRepo.closeHistory(trx, slot.callingId, slot.slotId, holderId, now)
   if (slot.grants.includes('users.manage')) await assertUserManagerRemains(trx, dialect, [holderId])
   return true
 }
@@ -72,7 +73,7 @@ export async function unseatUser(
  * and both commit. Whoever waits for the lock sees the first one's commit.
  */
 export async function assertUserManagerRemains(trx: Executor, dialect: Dialect, formerHolderIds: readonly number[]): Promise<void> {
-  if (!(await repo.anyActiveUser(trx, formerHolderIds))) return
+  if (!(await slotRepo.anyActiveUser(trx, formerHolderIds))) return
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${USER_MANAGERS_LOCK}, 0)`.execute(trx)
   const holders = await lockActiveHolders(trx, 'users.manage', dialect)
   if (holders.length === 0) throw conflict('last_admin', 'This would leave no active user who can manage users')
@@ -92,9 +93,9 @@ export class SlotsService {
     const { db } = this.ctx
     const calling = await repo.findCalling(db, callingId)
     if (!calling || !canSeeCalling(actor === null, calling)) throw notFound('Calling')
-    const slot = await repo.findSlot(db, callingId, slotId)
+    const slot = await slotRepo.findSlot(db, callingId, slotId)
     if (!slot) throw notFound('Slot')
-    return repo.toSlot(slot, actor === null)
+    return slotRepo.toSlot(slot, actor === null)
   }
 
   /**
@@ -108,10 +109,10 @@ export class SlotsService {
     return db.transaction().execute(async (trx) => {
       const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
       if (!calling) throw notFound('Calling')
-      if (!(await repo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
+      if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
       assertMaySeat(actor, await repo.callingPermissions(trx, callingId))
       await seatUser(trx, { callingId, slotId }, userId, this.now(), ['body', 'user_id'])
-      return repo.toSlot((await repo.findSlot(trx, callingId, slotId))!, false)
+      return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
 
@@ -125,14 +126,14 @@ export class SlotsService {
     await db.transaction().execute(async (trx) => {
       const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
       if (!calling) throw notFound('Calling')
-      const slot = await repo.findSlot(trx, callingId, slotId)
+      const slot = await slotRepo.findSlot(trx, callingId, slotId)
       if (!slot) throw notFound('Slot')
       if (slot.user_id === null) return
       const grants = await repo.callingPermissions(trx, callingId)
       if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.now())) return
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).
-      const now = await repo.findSlot(trx, callingId, slotId)
+      const now = await slotRepo.findSlot(trx, callingId, slotId)
       if (now && now.user_id !== null) throw conflict('conflict', 'The slot changed meanwhile; reload and try again')
     })
   }
@@ -141,6 +142,6 @@ export class SlotsService {
   async history(actor: Actor, callingId: number): Promise<CallingHistoryEntry[]> {
     const { db } = this.ctx
     if (!(await repo.findCalling(db, callingId))) throw notFound('Calling')
-    return repo.listHistory(db, callingId)
+    return slotRepo.listHistory(db, callingId)
   }
 }

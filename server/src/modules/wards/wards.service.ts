@@ -5,6 +5,7 @@ import type { Executor } from '../../db/types.ts'
 import { conflict, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as callings from '../callings/callings.repository.ts'
+import * as slotRepo from '../callings/slots.repository.ts'
 import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
 import * as repo from './wards.repository.ts'
 
@@ -50,8 +51,8 @@ export class WardsService {
         if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
         const now = this.now()
         const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, now })
-        await callings.insertWardSlot(trx, bishop.id, id)
-        await callings.setMaxSlots(trx, bishop.id, await callings.countSlots(trx, bishop.id))
+        await slotRepo.insertWardSlot(trx, bishop.id, id)
+        await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
         if (body.bishop_id != null) await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
         return (await repo.findWard(trx, id))!
       })
@@ -74,7 +75,7 @@ export class WardsService {
         const bishop = await this.lockBishopCalling(trx, 'share')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
-        const holder = (await callings.findSlot(trx, bishop.id, id))?.user_id ?? null
+        const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         const change = body.bishop_id !== undefined && body.bishop_id !== holder
         if (change && body.bishop_id !== null) assertMaySeat(actor, bishop.grants)
 
@@ -105,10 +106,10 @@ export class WardsService {
       await this.ctx.db.transaction().execute(async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
-        const holder = (await callings.findSlot(trx, bishop.id, id))?.user_id ?? null
+        const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         await repo.deleteWard(trx, id)
-        if (holder !== null) await callings.closeHistory(trx, bishop.id, id, holder, this.now())
-        await callings.setMaxSlots(trx, bishop.id, await callings.countSlots(trx, bishop.id))
+        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.now())
+        await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {
       if (isForeignKeyViolation(error)) throw inUse()
