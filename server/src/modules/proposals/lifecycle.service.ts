@@ -1,12 +1,12 @@
 import type { HistoryEntry, Proposal, Stage } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { conflict } from '../../errors.ts'
+import { conflict, type AppError } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { listHistory } from './history.repository.ts'
-import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
+import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
 import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
-import { findProposalView, lockProposal } from './proposals.repository.ts'
-import { transition } from './transition.ts'
+import { lockProposal } from './proposals.repository.ts'
+import { transition, type Transition } from './transition.ts'
 
 export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
@@ -23,10 +23,13 @@ export class LifecycleService {
     return this.ctx.clock.now().toISOString()
   }
 
-  private async view(viewer: Viewer, id: number): Promise<Proposal> {
-    const proposal = await findProposalView(this.ctx.db, viewer, id)
-    if (!proposal) throw proposalNotFound()
-    return proposal
+  /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
+  private async commit(viewer: Viewer, move: Omit<Transition, 'by' | 'at'>, lost: () => AppError): Promise<Proposal> {
+    const at = this.now()
+    await this.ctx.db.transaction().execute(async (trx) => {
+      if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
+    })
+    return proposalView(this.ctx.db, viewer, move.proposalId)
   }
 
   /**
@@ -48,11 +51,7 @@ export class LifecycleService {
           : `There is no stage to ${direction} to from ${fromStage}`,
       )
     }
-    const at = this.now()
-    await this.ctx.db.transaction().execute(async (trx) => {
-      if (!(await transition(trx, { proposalId: id, isRelease, from: fromStage, to, by: actor.id, at }))) throw staleStage()
-    })
-    return this.view(viewer, id)
+    return this.commit(viewer, { proposalId: id, isRelease, from: fromStage, to }, staleStage)
   }
 
   /** POST /sustain, /set-apart, /record: the step of that name, 409 wrong_stage elsewhere. */
@@ -63,11 +62,7 @@ export class LifecycleService {
     const isRelease = Boolean(current.is_release)
     const to = current.stage === step ? neighbourStage(step, isRelease, 'advance') : null
     if (!to) throw notHere()
-    const at = this.now()
-    await this.ctx.db.transaction().execute(async (trx) => {
-      if (!(await transition(trx, { proposalId: id, isRelease, from: step, to, by: actor.id, at }))) throw notHere()
-    })
-    return this.view(viewer, id)
+    return this.commit(viewer, { proposalId: id, isRelease, from: step, to }, notHere)
   }
 
   /** POST /decline {reason}: any open stage → declined; the reason is the history note. */
@@ -90,7 +85,7 @@ export class LifecycleService {
       })
       if (!moved) throw staleStage()
     })
-    return this.view(viewer, id)
+    return proposalView(this.ctx.db, viewer, id)
   }
 
   async history(actor: Actor, id: number): Promise<HistoryEntry[]> {

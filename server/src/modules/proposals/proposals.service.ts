@@ -4,7 +4,7 @@ import { isForeignKeyViolation } from '../../db/database.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { insertHistory } from './history.repository.ts'
-import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
+import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
 import {
   canEdit,
   canManage,
@@ -57,12 +57,6 @@ export class ProposalsService {
     }
   }
 
-  private async view(viewer: Viewer, id: number): Promise<Proposal> {
-    const proposal = await repo.findProposalView(this.ctx.db, viewer, id)
-    if (!proposal) throw proposalNotFound()
-    return proposal
-  }
-
   async create(actor: Actor, body: ProposalBody): Promise<Proposal> {
     const viewer = await loadViewer(this.ctx, actor)
     const submitter = body.submitter ?? actor.id
@@ -79,7 +73,7 @@ export class ProposalsService {
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
         return id
       })
-      return await this.view(viewer, id)
+      return await proposalView(this.ctx.db, viewer, id)
     } catch (error) {
       // The ward was deleted between the check and the insert.
       if (isForeignKeyViolation(error)) throw wardMissing()
@@ -88,7 +82,7 @@ export class ProposalsService {
   }
 
   async get(actor: Actor, id: number): Promise<Proposal> {
-    return this.view(await loadViewer(this.ctx, actor), id)
+    return proposalView(this.ctx.db, await loadViewer(this.ctx, actor), id)
   }
 
   async list(actor: Actor, query: ProposalListQuery): Promise<{ rows: Proposal[]; total: number }> {
@@ -124,7 +118,7 @@ export class ProposalsService {
       if (isForeignKeyViolation(error)) throw wardMissing()
       throw error
     }
-    return this.view(viewer, id)
+    return proposalView(this.ctx.db, viewer, id)
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
