@@ -233,6 +233,21 @@ describe('wards (contract §6)', () => {
       assert.equal((await admin('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
     })
 
+    it('returns 409 in_use while a proposal refers to the ward, 204 once the proposal is gone', async () => {
+      const ward = await makeWard()
+      const proposal = await admin('POST', '/api/calling-kanban/proposals', {
+        fname: 'Pat',
+        lname: 'Proposed',
+        proposed_calling: 'Ward Clerk',
+        ward_id: ward.id,
+      })
+      assert.equal(proposal.statusCode, 201, proposal.body)
+      expectError(await admin('DELETE', `/api/wards/${ward.id}`), 409, 'in_use')
+      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).statusCode, 200)
+      assert.equal((await admin('DELETE', `/api/calling-kanban/proposals/${proposal.json().id}`)).statusCode, 204)
+      assert.equal((await admin('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
+    })
+
     it('needs wards.manage', async () => {
       const ward = await makeWard()
       expectError(await reader('DELETE', `/api/wards/${ward.id}`), 403)
