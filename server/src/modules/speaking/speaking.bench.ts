@@ -4,7 +4,7 @@
 import crypto from 'node:crypto'
 import type { Scenario } from '../../../bench/scenarios.ts'
 import { insertUser } from '../users/users.repository.ts'
-import { HIGH_COUNCILOR } from './speaking.repository.ts'
+import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
 
 const YEAR = 2026
 

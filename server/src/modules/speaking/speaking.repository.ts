@@ -3,6 +3,7 @@ import type { Dialect } from '../../db/database.ts'
 import { precompiled } from '../../db/precompiled.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
+import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
 import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
 
 export interface SpeakingOverridesTable {
@@ -30,8 +31,6 @@ declare module '../../db/schema.ts' {
     speaking_topics: SpeakingTopicsTable
   }
 }
-
-export const HIGH_COUNCILOR = 'high_councilor'
 
 export interface SeatRow {
   calling_id: number
