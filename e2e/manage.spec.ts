@@ -98,3 +98,48 @@ test('profile: own name, sessions, sign out everywhere; the public page needs no
   await page.context().close();
   await other.context().close();
 });
+
+test('users: edit, grant access, reset the password, deactivate and activate', async ({ browser, request }) => {
+  const admin = await adminApi(request);
+  const user = await createUser(request, admin, unique('Ruth'), 'Abara');
+  const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  await page.goto(`/manage/users?q=${encodeURIComponent(user.fname)}`);
+  const row = page.getByRole('row', { name: new RegExp(user.fname) });
+  await expect(row).toBeVisible();
+  const actions = () => row.getByRole('button', { name: /^Actions for/ });
+
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await page.getByRole('dialog').getByLabel('Last name').fill('Abara-Nwosu');
+  await page.getByRole('dialog').getByLabel('Email').fill('not-an-email');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog').getByText('Enter a valid email address.')).toBeVisible();
+  await page.getByRole('dialog').getByLabel('Email').fill(user.email);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(row).toContainText('Abara-Nwosu');
+
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Access' }).click();
+  await page.getByRole('dialog').getByLabel('speaking.manage').check();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save access' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  expect((await admin.req('GET', `/api/users/${user.id}/permissions`)).permissions).toContain('speaking.manage');
+
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Reset password' }).click();
+  const temp = await page.getByRole('dialog').getByLabel('Temporary password').inputValue();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByRole('dialog').getByText('The password has been reset.')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+  await expect(row).toContainText('must change password');
+  const login = await request.post('/api/auth/login', { form: { username: user.email, password: temp } });
+  expect(login.ok()).toBe(true);
+
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Deactivate' }).click();
+  await expect(row).toContainText('Inactive');
+  await actions().click();
+  await page.getByRole('menuitem', { name: 'Activate' }).click();
+  await expect(row).not.toContainText('Inactive');
+  await page.context().close();
+});
