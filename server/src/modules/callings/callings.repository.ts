@@ -4,6 +4,7 @@ import type { Dialect } from '../../db/database.ts'
 import { dialectOf } from '../../db/dialect.ts'
 import type { CallingsTable, DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
+import { containsPattern } from '../../db/like.ts'
 import { sortPermissions, toPermissionSet } from '../users/permissions.repository.ts'
 import { deleteEmptySlotsAbove, ensureSlots, highestFilledSlot, slotQuery, toSlot, type SlotRow } from './slots.repository.ts'
 
@@ -53,14 +54,13 @@ export interface CallingFilter {
   vacant?: boolean
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
 function filtered(db: Executor, filter: CallingFilter) {
   let query = db.selectFrom('callings as c')
   if (filter.is_public !== undefined) query = query.where('c.is_public', '=', filter.is_public)
   if (filter.system_defined !== undefined) query = query.where('c.system_defined', '=', filter.system_defined)
   const q = filter.q?.trim().toLowerCase()
-  if (q) query = query.where('c.name_key', 'like', sql<string>`${`%${escapeLike(q)}%`} escape '\\'`)
+  if (q) query = query.where('c.name_key', 'like', containsPattern(q))
   const vacant = filter.vacant
   if (vacant !== undefined) {
     query = query.where((eb) => {

@@ -9,7 +9,7 @@ import { ungrantable } from '../users/users.policy.ts'
 import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
-import { assertUserManagerRemains } from './slots.service.ts'
+import { assertUserManagerRemains } from '../users/last-manager.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')

@@ -152,13 +152,6 @@ export function findActiveUser(db: Executor, id: number) {
   return db.selectFrom('users').select(['id', 'active']).where('id', '=', id).executeTakeFirst()
 }
 
-/** Whether any of these users is active (one query). */
-export async function anyActiveUser(db: Executor, ids: readonly number[]): Promise<boolean> {
-  if (ids.length === 0) return false
-  const row = await db.selectFrom('users').select('id').where('id', 'in', ids).where('active', '=', true).limit(1).executeTakeFirst()
-  return row !== undefined
-}
-
 /** The users currently seated in a calling's slots. */
 export async function holderIds(db: Executor, callingId: number): Promise<number[]> {
   const rows = await db.selectFrom('calling_slots').select('user_id').where('calling_id', '=', callingId).where('user_id', 'is not', null).execute()

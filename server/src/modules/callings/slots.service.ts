@@ -1,11 +1,10 @@
-import { sql } from 'kysely'
 import type { CallingHistoryEntry, CallingSlot, Permission } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation, isUniqueViolation, type Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
-import { lockActiveHolders } from '../users/users.repository.ts'
+import { assertUserManagerRemains } from '../users/last-manager.ts'
 import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, unseatable } from './callings.policy.ts'
@@ -64,23 +63,6 @@ export async function unseatUser(
   return true
 }
 
-/**
- * After a write that may have taken users.manage from `formerHolderIds`:
- * 409 last_admin when no active user holds it any more. Call it after the
- * write. On PostgreSQL the checks are serialized by a transaction-scoped
- * advisory lock: two transactions that each remove one of the last two
- * holders would otherwise each still see the other's holder (READ COMMITTED)
- * and both commit. Whoever waits for the lock sees the first one's commit.
- */
-export async function assertUserManagerRemains(trx: Executor, dialect: Dialect, formerHolderIds: readonly number[]): Promise<void> {
-  if (!(await slotRepo.anyActiveUser(trx, formerHolderIds))) return
-  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${USER_MANAGERS_LOCK}, 0)`.execute(trx)
-  const holders = await lockActiveHolders(trx, 'users.manage', dialect)
-  if (holders.length === 0) throw conflict('last_admin', 'This would leave no active user who can manage users')
-}
-
-/** 'UM' — the advisory lock of the "last user manager" rule. */
-const USER_MANAGERS_LOCK = 0x554d
 
 export class SlotsService {
   constructor(private readonly ctx: AppContext) {}

@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely'
 import type { User, UserSummary } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
 import type { UsersTable } from '../../db/schema.ts'
+import { containsPattern } from '../../db/like.ts'
 
 export type UserRow = Selectable<UsersTable>
 
@@ -78,15 +79,15 @@ export interface UserFilter {
 function filtered(db: Executor, filter: UserFilter) {
   let query = db.selectFrom('users')
   if (filter.active !== undefined) query = query.where('active', '=', filter.active)
-  const q = filter.q?.trim().toLowerCase()
+  const q = filter.q?.trim()
   if (q) {
-    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+    const pattern = containsPattern(q)
     query = query.where((eb) =>
       eb.or([
-        eb(sql`lower(fname)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(lname)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(fname || ' ' || lname)`, 'like', sql`${pattern} escape '\\'`),
-        ...(filter.searchEmail ? [eb('email_key', 'like', sql<string>`${pattern} escape '\\'`)] : []),
+        eb(sql`lower(fname)`, 'like', pattern),
+        eb(sql`lower(lname)`, 'like', pattern),
+        eb(sql`lower(fname || ' ' || lname)`, 'like', pattern),
+        ...(filter.searchEmail ? [eb('email_key', 'like', pattern)] : []),
       ]),
     )
   }
@@ -115,13 +116,9 @@ export async function updateUser(
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst()
 }
 
-/**
- * Active holders of a permission, directly or through a calling. On
- * PostgreSQL the rows are locked, so two transactions that each check "is
- * someone else still an administrator?" run one after the other.
- */
-export async function lockActiveHolders(db: Executor, permission: string, dialect: 'sqlite' | 'postgres'): Promise<number[]> {
-  let query = db
+/** Active holders of a permission, directly or through a calling. */
+export async function activeHolders(db: Executor, permission: string): Promise<number[]> {
+  const rows = await db
     .selectFrom('users')
     .select('id')
     .where('active', '=', true)
@@ -140,7 +137,6 @@ export async function lockActiveHolders(db: Executor, permission: string, dialec
         ),
       ]),
     )
-  if (dialect === 'postgres') query = query.forUpdate()
-  const rows = await query.execute()
+    .execute()
   return rows.map((r) => r.id)
 }

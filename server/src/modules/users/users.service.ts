@@ -8,6 +8,7 @@ import { deleteUserSessions } from '../auth/sessions.repository.ts'
 import { directPermissions, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
 import * as repo from './users.repository.ts'
 import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
+import { assertUserManagerRemains } from './last-manager.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
@@ -63,13 +64,6 @@ export class UsersService {
     const { db, dialect } = this.ctx
     try {
       return await db.transaction().execute(async (trx) => {
-        if (activeChange && body.active === false) {
-          const holders = await repo.lockActiveHolders(trx, 'users.manage', dialect)
-          if (holders.includes(id) && holders.length <= 1) {
-            throw conflict('last_admin', 'This is the last active user who can manage users')
-          }
-          await deleteUserSessions(trx, id)
-        }
         const row = await repo.updateUser(
           trx,
           id,
@@ -77,6 +71,10 @@ export class UsersService {
           this.now(),
         )
         if (!row) throw notFound('User')
+        if (activeChange && body.active === false) {
+          await assertUserManagerRemains(trx, dialect)
+          await deleteUserSessions(trx, id)
+        }
         return repo.toUser(row)
       })
     } catch (error) {
