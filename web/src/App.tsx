@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/AuthProvider';
 import { can } from './auth/roles';
@@ -10,16 +10,39 @@ import { Loading } from './components/ui';
 import { ROUTES } from './routes';
 
 // Everything past sign-in is loaded on demand, so the sign-in route stays small.
-const BoardPage = lazy(() => import('./pages/board/BoardPage'));
-const ProposalPage = lazy(() => import('./pages/proposals/ProposalPage'));
-const NewProposalPage = lazy(() => import('./pages/proposals/NewProposalPage'));
-const SpeakingPage = lazy(() => import('./pages/speaking/SpeakingPage'));
-const CallingsPage = lazy(() => import('./pages/callings/CallingsPage'));
-const CallingPage = lazy(() => import('./pages/callings/CallingPage'));
-const UsersPage = lazy(() => import('./pages/users/UsersPage'));
-const WardsPage = lazy(() => import('./pages/wards/WardsPage'));
-const ProfilePage = lazy(() => import('./pages/profile/ProfilePage'));
-const PublicPage = lazy(() => import('./pages/public/PublicPage'));
+const pages = {
+  board: () => import('./pages/board/BoardPage'),
+  proposal: () => import('./pages/proposals/ProposalPage'),
+  newProposal: () => import('./pages/proposals/NewProposalPage'),
+  speaking: () => import('./pages/speaking/SpeakingPage'),
+  callings: () => import('./pages/callings/CallingsPage'),
+  calling: () => import('./pages/callings/CallingPage'),
+  users: () => import('./pages/users/UsersPage'),
+  wards: () => import('./pages/wards/WardsPage'),
+  profile: () => import('./pages/profile/ProfilePage'),
+  public: () => import('./pages/public/PublicPage'),
+};
+const BoardPage = lazy(pages.board);
+const ProposalPage = lazy(pages.proposal);
+const NewProposalPage = lazy(pages.newProposal);
+const SpeakingPage = lazy(pages.speaking);
+const CallingsPage = lazy(pages.callings);
+const CallingPage = lazy(pages.calling);
+const UsersPage = lazy(pages.users);
+const WardsPage = lazy(pages.wards);
+const ProfilePage = lazy(pages.profile);
+const PublicPage = lazy(pages.public);
+
+/** Once signed in, fetch the other screens' code while the browser is idle. */
+function usePrefetchPages(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    const t = window.setTimeout(() => {
+      for (const load of Object.values(pages)) void load().catch(() => undefined);
+    }, 1500);
+    return () => window.clearTimeout(t);
+  }, [enabled]);
+}
 
 
 function FullPageLoading() {
@@ -66,6 +89,7 @@ function Page({ children }: { children: ReactNode }) {
 
 export function App() {
   const { status } = useAuth();
+  usePrefetchPages(status === 'authenticated');
   return (
     <Routes>
       <Route path="/" element={<Home />} />

@@ -29,6 +29,10 @@ export function SignInPage() {
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
+    document.title = 'Sign in · Stake Administration';
+  }, []);
+
+  useEffect(() => {
     if (lockedUntil === null) return;
     const t = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(t);

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { NavLink, useNavigate } from 'react-router';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { NavLink, useLocation, useNavigate } from 'react-router';
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useAuth, useMe } from '../auth/AuthProvider';
 import { can, fullName } from '../auth/roles';
@@ -9,6 +9,17 @@ export function Layout({ children }: { children: ReactNode }) {
   const me = useMe();
   const { logout } = useAuth();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstPath = useRef(pathname);
+  // After a client-side page change, move focus to the content, as a full page load would.
+  useEffect(() => {
+    if (pathname !== firstPath.current) {
+      firstPath.current = pathname;
+      mainRef.current?.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
+    }
+  }, [pathname]);
 
   const links: { to: string; label: string; show: boolean }[] = [
     { to: ROUTES.board, label: 'Board', show: true },
@@ -62,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </Menu.Portal>
         </Menu.Root>
       </header>
-      <main id="main" className="content" tabIndex={-1}>
+      <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         {children}
       </main>
     </div>

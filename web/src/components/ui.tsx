@@ -1,4 +1,4 @@
-import { useId, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement, isValidElement } from 'react';
 import { ApiError } from '../api/client';
 
@@ -25,7 +25,11 @@ export function ErrorMessage({ error }: { error: unknown }) {
   );
 }
 
-export function PageHeader({ title, actions }: { title: ReactNode; actions?: ReactNode }) {
+export function PageHeader({ title, actions, docTitle }: { title: ReactNode; actions?: ReactNode; docTitle?: string }) {
+  const text = docTitle ?? (typeof title === 'string' ? title : undefined);
+  useEffect(() => {
+    if (text) document.title = `${text} · Stake Administration`;
+  }, [text]);
   return (
     <div className="page-header">
       <h1>{title}</h1>

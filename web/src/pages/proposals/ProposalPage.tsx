@@ -134,6 +134,7 @@ export default function ProposalPage() {
         <Link to={ROUTES.board}>← Board</Link>
       </p>
       <PageHeader
+        docTitle={`${p.fname} ${p.lname}`}
         title={
           <>
             {p.fname} {p.lname}{' '}
