@@ -55,6 +55,7 @@ const previewServer = {
 export default defineConfig({
   testDir: '../e2e',
   globalSetup: '../e2e/global-setup.ts',
+  globalTeardown: '../e2e/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,
