@@ -94,6 +94,7 @@ async function main() {
     /Stake Administration Service: (http:\/\/\S+)/,
   )
   const bare = await startChild(path.join(here, 'bare.ts'), { PORT: '0' }, /BARE_LISTENING (\d+)/)
+  const plain = await startChild(path.join(here, 'plain-fastify.ts'), { PORT: '0' }, /BARE_LISTENING (\d+)/)
   const baseUrl = `http://127.0.0.1:${servicePort}`
   const bareUrl = `http://127.0.0.1:${bare.match[1]}`
 
@@ -174,6 +175,11 @@ async function main() {
     ])
   }
 
+  {
+    const r = await load(`http://127.0.0.1:${plain.match[1]}/health`, { method: 'GET', path: '/' } as PreparedLoad)
+    const b = await load(`${bareUrl}/health`, { method: 'GET', path: '/' } as PreparedLoad)
+    row('reference: plain Fastify, no plugins', r, b, 0)
+  }
   for (const scenario of [...builtIn, ...SCENARIOS]) {
     const prepared = await scenario.prepare(env)
     const url = baseUrl + prepared.path
@@ -222,6 +228,7 @@ async function main() {
   await close()
   service.child.kill('SIGTERM')
   bare.child.kill('SIGTERM')
+  plain.child.kill('SIGTERM')
   fs.rmSync(dir, { recursive: true, force: true })
 }
 
