@@ -1,6 +1,7 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
 import type { Interview, Proposal, Stage } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
+import { precompiled } from '../../db/precompiled.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
@@ -10,16 +11,18 @@ export type ProposalRow = Selectable<ProposalsTable>
 
 // ---------------------------------------------------------------- roles
 
-/** The seats that give a role in the tracker (one indexed query). */
-export async function rolesOf(db: Executor, userId: number): Promise<Roles> {
-  const seats = await db
+const seatsOf = precompiled(['userId'], (db, p) =>
+  db
     .selectFrom('calling_slots as cs')
     .innerJoin('callings as c', 'c.id', 'cs.calling_id')
     .select(['c.key', 'cs.ward_id'])
-    .where('cs.user_id', '=', userId)
-    .where('c.key', 'in', [...ROLE_KEYS])
-    .execute()
-  return rolesFromSeats(seats)
+    .where('cs.user_id', '=', p.userId as unknown as number)
+    .where('c.key', 'in', [...ROLE_KEYS]),
+)
+
+/** The seats that give a role in the tracker (one indexed query, read on every tracker request). */
+export async function rolesOf(db: Kysely<DB>, userId: number): Promise<Roles> {
+  return rolesFromSeats(await seatsOf(db, { userId }))
 }
 
 // ---------------------------------------------------------------- reads
@@ -187,19 +190,46 @@ export async function listProposalViews(db: Executor, viewer: Viewer, filter: Pr
   return { rows: (rows as ViewRow[]).map(toProposal), total: Number(total.n) }
 }
 
-/** Open proposals and those closed since `closedSince`, oldest change first: one query. */
+/**
+ * Open proposals and those closed since `closedSince`, oldest change first,
+ * in one statement whatever their number (and so one snapshot: a card's vote
+ * counts always belong to the stage it shows). The votes are aggregated once
+ * for the proposals at a voting stage rather than per row; the interview is
+ * a join (one per proposal).
+ */
 export async function boardProposalViews(db: Executor, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
-  const rows = await proposalViews(db, viewer)
-    .where((eb) =>
-      eb.or([
-        eb('p.stage', 'not in', ['done', 'declined']),
-        eb.and([eb('p.stage', 'in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]),
-      ]),
-    )
+  const votes = db
+    .selectFrom('proposal_votes as v')
+    .innerJoin('proposals as vp', (join) => join.onRef('vp.id', '=', 'v.proposal_id').onRef('vp.stage', '=', 'v.stage'))
+    .where('vp.stage', 'in', ['sp_approval', 'hc_approval'])
+    .groupBy('v.proposal_id')
+    .select([
+      'v.proposal_id',
+      sql<number>`sum(case when v.approved then 1 else 0 end)`.as('approved_count'),
+      sql<number>`sum(case when v.approved then 0 else 1 end)`.as('rejected_count'),
+      // 2: the caller approved, 1: rejected, null: no vote of the caller's.
+      sql<number | null>`max(case when v.approver_id = ${viewer.id} then (case when v.approved then 2 else 1 end) end)`.as('mine'),
+    ])
+  const rows = await db
+    .selectFrom('proposals as p')
+    .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
+    .leftJoin(votes.as('va'), 'va.proposal_id', 'p.id')
+    .selectAll('p')
+    .select([
+      'i.id as interview_id',
+      'i.interviewer_id',
+      'i.scheduled_for',
+      'i.interview_date',
+      'va.approved_count',
+      'va.rejected_count',
+      'va.mine',
+    ])
+    .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
+    .where((eb) => eb.or([eb('p.stage', 'not in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]))
     .orderBy('p.stage_changed_at')
     .orderBy('p.id')
     .execute()
-  return (rows as ViewRow[]).map(toProposal)
+  return rows.map((row) => toProposal({ ...row, my_vote: row.mine === null ? null : Number(row.mine) === 2 } as ViewRow))
 }
 
 // ---------------------------------------------------------------- writes
