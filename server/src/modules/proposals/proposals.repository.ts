@@ -232,6 +232,14 @@ export async function boardProposalViews(db: Executor, viewer: Viewer, closedSin
   return rows.map((row) => toProposal({ ...row, my_vote: row.mine === null ? null : Number(row.mine) === 2 } as ViewRow))
 }
 
+const version = precompiled([], (db) => db.selectFrom('board_version').select('version').where('id', '=', 1))
+
+/** The board's change counter (bumped by triggers, see migration 20261122000600_board_version). */
+export async function boardVersion(db: Kysely<DB>): Promise<number> {
+  const [row] = await version(db, {})
+  return Number(row!.version)
+}
+
 // ---------------------------------------------------------------- writes
 
 export interface ProposalFields {

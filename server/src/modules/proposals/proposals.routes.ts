@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Board, ErrorBody, Proposal, ProposalBody, ProposalListQuery, ProposalParams } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
@@ -96,6 +97,10 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
         response: { 200: Board },
       },
     },
-    async (request) => service.board(requireActor(request)),
+    async (request, reply) => {
+      const bytes = await service.board(requireActor(request), (board) => reply.serialize(board) as string)
+      // Bytes from this route's own Board serializer (cached by the service): sent as they are.
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(bytes)
+    },
   )
 }
