@@ -1,16 +1,8 @@
 import { Type, type Static } from 'typebox'
 
-/** Every permission name used by the API (contract §4). */
-export const PERMISSIONS = [
-  'users.manage',
-  'callings.manage',
-  'wards.manage',
-  'speaking.manage',
-  'proposals.submit',
-  'proposals.view',
-  'proposals.manage',
-] as const
-export type Permission = (typeof PERMISSIONS)[number]
+import { PERMISSIONS, type Permission } from './permissions.ts'
+
+export { PERMISSIONS, type Permission }
 
 export const PermissionName = Type.Union([
   Type.Literal('users.manage'),

@@ -5,15 +5,7 @@
  */
 import type * as C from '@stake/contract';
 
-export const PERMISSIONS = [
-  'users.manage',
-  'callings.manage',
-  'wards.manage',
-  'speaking.manage',
-  'proposals.submit',
-  'proposals.view',
-  'proposals.manage',
-] as const satisfies readonly C.Permission[];
+export { PERMISSIONS } from '@stake/contract/permissions';
 export type Permission = C.Permission;
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */

@@ -1,0 +1,14 @@
+/**
+ * Every permission name used by the API (contract §4). Plain data with no
+ * schema library, so the web client can import it without bundling TypeBox.
+ */
+export const PERMISSIONS = [
+  'users.manage',
+  'callings.manage',
+  'wards.manage',
+  'speaking.manage',
+  'proposals.submit',
+  'proposals.view',
+  'proposals.manage',
+] as const
+export type Permission = (typeof PERMISSIONS)[number]
