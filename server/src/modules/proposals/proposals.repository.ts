@@ -118,18 +118,29 @@ function proposalViews(db: Executor, viewer: Viewer) {
     .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
 }
 
-type ViewRow = ProposalRow & {
+/** A proposal row with its interview's columns (left-joined: null when none). */
+type CardRow = ProposalRow & {
   interview_id: number | null
   interviewer_id: number | null
   scheduled_for: string | null
   interview_date: string | null
+}
+
+type ViewRow = CardRow & {
   approved_count: number | string | null
   rejected_count: number | string | null
   my_vote: unknown
 }
 
-/** The one mapper from a proposal row to the API shape. */
-export function toProposal(row: ViewRow): Proposal {
+export interface VoteTally {
+  approved: number
+  rejected: number
+  /** The caller's own vote at the current stage. */
+  mine: boolean | null
+}
+
+/** The one mapper from a proposal row (and its votes at the current stage) to the API shape. */
+export function toProposal(row: CardRow, votes: VoteTally): Proposal {
   const interview: Interview | null =
     row.interview_id === null || row.interviewer_id === null
       ? null
@@ -153,15 +164,23 @@ export function toProposal(row: ViewRow): Proposal {
     updated_at: row.updated_at,
     stage: row.stage,
     stage_changed_at: row.stage_changed_at,
-    approvals: { approved: Number(row.approved_count ?? 0), rejected: Number(row.rejected_count ?? 0) },
-    my_vote: row.my_vote === null || row.my_vote === undefined ? null : Boolean(row.my_vote),
+    approvals: { approved: votes.approved, rejected: votes.rejected },
+    my_vote: votes.mine,
     interview,
   }
 }
 
+/** Rows of proposalViews(): the counts and my_vote come from its subqueries. */
+const toView = (row: ViewRow): Proposal =>
+  toProposal(row, {
+    approved: Number(row.approved_count ?? 0),
+    rejected: Number(row.rejected_count ?? 0),
+    mine: row.my_vote === null || row.my_vote === undefined ? null : Boolean(row.my_vote),
+  })
+
 export async function findProposalView(db: Executor, viewer: Viewer, id: number): Promise<Proposal | undefined> {
   const row = await proposalViews(db, viewer).where('p.id', '=', id).executeTakeFirst()
-  return row && toProposal(row as ViewRow)
+  return row && toView(row as ViewRow)
 }
 
 export interface ProposalFilter {
@@ -187,57 +206,71 @@ export async function listProposalViews(db: Executor, viewer: Viewer, filter: Pr
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow(),
   ])
-  return { rows: (rows as ViewRow[]).map(toProposal), total: Number(total.n) }
+  return { rows: (rows as ViewRow[]).map(toView), total: Number(total.n) }
 }
 
 /**
  * Open proposals and those closed since `closedSince`, oldest change first,
- * in one statement whatever their number (and so one snapshot: a card's vote
- * counts always belong to the stage it shows). The votes are aggregated once
- * for the proposals at a voting stage rather than per row; the interview is
- * a join (one per proposal).
+ * in two statements whatever their number: the cards with their interview
+ * (a join: one per proposal), then the votes at the current stage of every
+ * proposal at a voting stage, counted here. Both read one snapshot (a
+ * repeatable-read transaction), so a card's counts always belong to the
+ * stage it shows.
  */
-export async function boardProposalViews(db: Executor, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
-  const votes = db
-    .selectFrom('proposal_votes as v')
-    .innerJoin('proposals as vp', (join) => join.onRef('vp.id', '=', 'v.proposal_id').onRef('vp.stage', '=', 'v.stage'))
-    .where('vp.stage', 'in', ['sp_approval', 'hc_approval'])
-    .groupBy('v.proposal_id')
-    .select([
-      'v.proposal_id',
-      sql<number>`sum(case when v.approved then 1 else 0 end)`.as('approved_count'),
-      sql<number>`sum(case when v.approved then 0 else 1 end)`.as('rejected_count'),
-      // 2: the caller approved, 1: rejected, null: no vote of the caller's.
-      sql<number | null>`max(case when v.approver_id = ${viewer.id} then (case when v.approved then 2 else 1 end) end)`.as('mine'),
-    ])
-  const rows = await db
-    .selectFrom('proposals as p')
-    .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
-    .leftJoin(votes.as('va'), 'va.proposal_id', 'p.id')
-    .selectAll('p')
-    .select([
-      'i.id as interview_id',
-      'i.interviewer_id',
-      'i.scheduled_for',
-      'i.interview_date',
-      'va.approved_count',
-      'va.rejected_count',
-      'va.mine',
-    ])
-    .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
-    .where((eb) => eb.or([eb('p.stage', 'not in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]))
-    .orderBy('p.stage_changed_at')
-    .orderBy('p.id')
-    .execute()
-  return rows.map((row) => toProposal({ ...row, my_vote: row.mine === null ? null : Number(row.mine) === 2 } as ViewRow))
+export function boardProposalViews(db: Kysely<DB>, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('proposals as p')
+        .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
+        .selectAll('p')
+        .select(['i.id as interview_id', 'i.interviewer_id', 'i.scheduled_for', 'i.interview_date'])
+        .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
+        .where((eb) => eb.or([eb('p.stage', 'not in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]))
+        .orderBy('p.stage_changed_at')
+        .orderBy('p.id')
+        .execute()
+      const votes = await trx
+        .selectFrom('proposal_votes as v')
+        .innerJoin('proposals as p', (join) => join.onRef('p.id', '=', 'v.proposal_id').onRef('p.stage', '=', 'v.stage'))
+        .where('p.stage', 'in', ['sp_approval', 'hc_approval'])
+        .select(['v.proposal_id', 'v.approver_id', 'v.approved'])
+        .execute()
+      const tallies = new Map<number, VoteTally>()
+      for (const vote of votes) {
+        let tally = tallies.get(vote.proposal_id)
+        if (!tally) tallies.set(vote.proposal_id, (tally = { approved: 0, rejected: 0, mine: null }))
+        const approved = Boolean(vote.approved)
+        if (approved) tally.approved++
+        else tally.rejected++
+        if (vote.approver_id === viewer.id) tally.mine = approved
+      }
+      const none: VoteTally = { approved: 0, rejected: 0, mine: null }
+      return rows.map((row) => toProposal(row, tallies.get(row.id) ?? none))
+    })
 }
 
-const version = precompiled([], (db) => db.selectFrom('board_version').select('version').where('id', '=', 1))
+/**
+ * The caller's role-giving seats and the board's change counter (bumped by
+ * triggers, migration 20261122000600_board_version) in one statement: the
+ * two things GET /board reads before it may answer from its cache. One row
+ * per seat the caller fills (key null when it gives no role), or one row of
+ * nulls.
+ */
+const seatsAndVersion = precompiled(['userId'], (db, p) =>
+  db
+    .selectFrom('board_version as bv')
+    .leftJoin('calling_slots as cs', (join) => join.on('cs.user_id', '=', p.userId as unknown as number))
+    .leftJoin('callings as c', (join) => join.onRef('c.id', '=', 'cs.calling_id').on('c.key', 'in', [...ROLE_KEYS]))
+    .select(['bv.version', 'c.key', 'cs.ward_id'])
+    .where('bv.id', '=', 1),
+)
 
-/** The board's change counter (bumped by triggers, see migration 20261122000600_board_version). */
-export async function boardVersion(db: Kysely<DB>): Promise<number> {
-  const [row] = await version(db, {})
-  return Number(row!.version)
+export async function boardVersionAndRoles(db: Kysely<DB>, userId: number): Promise<{ version: number; roles: Roles }> {
+  const rows = await seatsAndVersion(db, { userId })
+  return { version: Number(rows[0]!.version), roles: rolesFromSeats(rows) }
 }
 
 // ---------------------------------------------------------------- writes

@@ -142,7 +142,8 @@ export class ProposalsService {
    * of proposals.
    */
   async board(actor: Actor, serialize: (board: Board) => string): Promise<Buffer> {
-    const [viewer, version] = await Promise.all([loadViewer(this.ctx, actor), repo.boardVersion(this.ctx.db)])
+    const { version, roles } = await repo.boardVersionAndRoles(this.ctx.db, actor.id)
+    const viewer: Viewer = { id: actor.id, permissions: actor.permissions, roles }
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
     const scope = seesAll(viewer) ? 'all' : `own+wards:${[...viewer.roles.bishopWardIds].sort((a, b) => a - b).join(',')}`
     return this.boards.obtain(`${viewer.id}|${scope}`, version, since, async () => {
