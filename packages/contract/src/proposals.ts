@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox'
-import { Id, Timestamp } from './common.ts'
+import { Id, Limit, Offset, Timestamp } from './common.ts'
 
 /** Calling-proposal tracker schemas (contract §7, spec endpoints 13–22). */
 
@@ -81,9 +81,8 @@ export const ProposalListQuery = Type.Object({
   is_release: Type.Optional(Type.Boolean()),
   /** Case-insensitive match on names, spouse name and proposed calling. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: 200, default: 50 })),
-  /** Bounded so that no offset overflows the databases' integer types. */
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })),
+  limit: Type.Optional(Limit),
+  offset: Type.Optional(Offset),
 })
 export type ProposalListQuery = Static<typeof ProposalListQuery>
 

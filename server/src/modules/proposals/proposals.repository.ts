@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
 import type { Interview, Proposal, Stage } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
+import { containsPattern } from '../../db/like.ts'
 import { precompiled } from '../../db/precompiled.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
@@ -61,9 +62,9 @@ function matching(filter: ProposalFilter) {
     if (filter.stage !== undefined) conditions.push(eb('p.stage', '=', filter.stage))
     if (filter.ward_id !== undefined) conditions.push(eb('p.ward_id', '=', filter.ward_id))
     if (filter.is_release !== undefined) conditions.push(eb('p.is_release', '=', filter.is_release))
-    const text = filter.q?.trim().toLowerCase()
+    const text = filter.q?.trim()
     if (text) {
-      const pattern = sql<string>`${`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`
+      const pattern = containsPattern(text)
       conditions.push(
         eb.or([
           eb(sql`lower(p.fname || ' ' || p.lname)`, 'like', pattern),
