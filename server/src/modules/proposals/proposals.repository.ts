@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
+import { type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
 import type { Interview, Proposal, Stage } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
 import { containsPattern } from '../../db/like.ts'
@@ -45,6 +45,22 @@ export function lockProposal(db: Executor, id: number, dialect: Dialect) {
   return query.executeTakeFirst()
 }
 
+/** The columns of a proposal that its API shape shows. */
+const SHOWN = [
+  'p.id',
+  'p.fname',
+  'p.lname',
+  'p.spouse_name',
+  'p.proposed_calling',
+  'p.ward_id',
+  'p.submitter',
+  'p.is_release',
+  'p.stage',
+  'p.stage_changed_at',
+  'p.submitted_at',
+  'p.updated_at',
+] as const
+
 type ProposalScope = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
 
 /** Rows a viewer without stake-wide access may see: own submissions and, as bishop, the ward's (contract §7). */
@@ -63,17 +79,7 @@ function matching(filter: ProposalFilter) {
     if (filter.ward_id !== undefined) conditions.push(eb('p.ward_id', '=', filter.ward_id))
     if (filter.is_release !== undefined) conditions.push(eb('p.is_release', '=', filter.is_release))
     const text = filter.q?.trim()
-    if (text) {
-      const pattern = containsPattern(text)
-      conditions.push(
-        eb.or([
-          eb(sql`lower(p.fname || ' ' || p.lname)`, 'like', pattern),
-          eb(sql`lower(p.lname || ' ' || p.fname)`, 'like', pattern),
-          eb(sql`lower(coalesce(p.spouse_name, ''))`, 'like', pattern),
-          eb(sql`lower(p.proposed_calling)`, 'like', pattern),
-        ]),
-      )
-    }
+    if (text) conditions.push(eb('p.search_key', 'like', containsPattern(text)))
     return eb.and(conditions)
   }
 }
@@ -88,7 +94,7 @@ function proposalViews(db: Executor, viewer: Viewer) {
   return db
     .selectFrom('proposals as p')
     .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
-    .selectAll('p')
+    .select(SHOWN)
     .select((eb) => [
       'i.id as interview_id',
       'i.interviewer_id',
@@ -120,7 +126,7 @@ function proposalViews(db: Executor, viewer: Viewer) {
 }
 
 /** A proposal row with its interview's columns (left-joined: null when none). */
-type CardRow = ProposalRow & {
+type CardRow = Omit<ProposalRow, 'search_key'> & {
   interview_id: number | null
   interviewer_id: number | null
   scheduled_for: string | null
@@ -226,7 +232,7 @@ export function boardProposalViews(db: Kysely<DB>, viewer: Viewer, closedSince: 
       const rows = await trx
         .selectFrom('proposals as p')
         .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
-        .selectAll('p')
+        .select(SHOWN)
         .select(['i.id as interview_id', 'i.interviewer_id', 'i.scheduled_for', 'i.interview_date'])
         .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
         .where((eb) => eb.or([eb('p.stage', 'not in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]))
@@ -285,10 +291,14 @@ export interface ProposalFields {
   submitter: number
 }
 
+/** What `q` matches: "fname lname", "lname fname", the spouse name and the calling, lower-cased here (full Unicode, unlike SQLite's lower()). */
+export const searchKeyOf = (f: Pick<ProposalFields, 'fname' | 'lname' | 'spouse_name' | 'proposed_calling'>): string =>
+  [`${f.fname} ${f.lname}`, `${f.lname} ${f.fname}`, f.spouse_name ?? '', f.proposed_calling].join('\n').toLowerCase()
+
 export function insertProposal(db: Executor, fields: ProposalFields & { is_release: boolean; stage: Stage }, now: string) {
   return db
     .insertInto('proposals')
-    .values({ ...fields, stage_changed_at: now, submitted_at: now, updated_at: now })
+    .values({ ...fields, search_key: searchKeyOf(fields), stage_changed_at: now, submitted_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow()
 }
@@ -301,7 +311,7 @@ export function insertProposal(db: Executor, fields: ProposalFields & { is_relea
  * False when nothing was written.
  */
 export async function updateProposalFields(db: Executor, id: number, fields: ProposalFields, now: string, submitterOnly: number | null) {
-  let query = db.updateTable('proposals').set({ ...fields, updated_at: now }).where('id', '=', id)
+  let query = db.updateTable('proposals').set({ ...fields, search_key: searchKeyOf(fields), updated_at: now }).where('id', '=', id)
   if (submitterOnly !== null) {
     query = query.where('submitter', '=', submitterOnly).where('stage', 'not in', ['done', 'declined'])
   }

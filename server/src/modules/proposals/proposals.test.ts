@@ -201,6 +201,24 @@ describe('proposals: create, read, list, edit, delete', () => {
       assert.deepEqual((await list('q=%25')).rows, [])
     })
 
+    it('matches q case-insensitively beyond ASCII, on both databases (Élodie, ÉLODIE, élodie)', async () => {
+      const own = await createWard(t.database.db)
+      const found = async (q: string) => {
+        const res = await manager.as('GET', `${URL}?ward_id=${own}&q=${encodeURIComponent(q)}`)
+        assert.equal(res.statusCode, 200, res.body)
+        return (res.json() as { id: number }[]).map((r) => r.id)
+      }
+      const p = await submit(submitter.as, own, { fname: 'Élodie', lname: 'Åström', spouse_name: 'Ñico', proposed_calling: 'Öffentlichkeit' })
+      for (const q of ['élodie', 'ÉLODIE', 'åström élodie', 'ñico', 'ÖFFENTLICH']) assert.deepEqual(await found(q), [p.id], q)
+      // An edited name is found by its new spelling only.
+      const edited = await manager.as('PUT', `${URL}/${p.id}`, proposalBody(own, { fname: 'Ünal', lname: 'Åström' }))
+      assert.equal(edited.statusCode, 200, edited.body)
+      assert.deepEqual(await found('ünal'), [p.id])
+      assert.deepEqual(await found('élodie'), [])
+      // The search text is not part of the API shape.
+      assert.equal('search_key' in edited.json(), false)
+    })
+
     it('pages with limit and offset, newest first, the total in X-Total-Count', async () => {
       const first = await list('limit=2')
       assert.deepEqual(first.rows.map((p) => p.fname), ['Xavi', 'Yann'])
