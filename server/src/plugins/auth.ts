@@ -30,6 +30,8 @@ declare module 'fastify' {
     auth?: 'public' | 'optional' | 'user'
     permission?: Permission
     passwordChangeExempt?: boolean
+    /** Set by app.ts on every API route (security headers for JSON). */
+    api?: boolean
   }
   interface FastifyRequest {
     actor: Actor | null

@@ -35,18 +35,32 @@ describe('security headers', () => {
   const plain = useTestApp()
   const secure = useTestApp({ COOKIE_SECURE: 'true' })
 
-  it('sends helmet’s headers on every response; no HSTS on plain http', async () => {
-    const res = await plain.app.inject({ method: 'GET', url: '/api/health' })
+  it('sends helmet’s headers on pages (docs, client, 404s); no HSTS on plain http', async () => {
+    const res = await plain.app.inject({ method: 'GET', url: '/docs' })
     assert.equal(res.headers['x-content-type-options'], 'nosniff')
     assert.match(String(res.headers['content-security-policy']), /default-src 'self'/)
     assert.doesNotMatch(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
     assert.equal(res.headers['strict-transport-security'], undefined)
+    assert.equal((await plain.app.inject({ method: 'GET', url: '/nothing' })).headers['x-content-type-options'], 'nosniff')
   })
 
-  it('adds HSTS and upgrade-insecure-requests when served over https (COOKIE_SECURE=true)', async () => {
-    const res = await secure.app.inject({ method: 'GET', url: '/api/health' })
-    assert.match(String(res.headers['strict-transport-security']), /max-age=/)
-    assert.match(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
+  it('sends the short REST set on API responses, at /api and at the root aliases', async () => {
+    for (const url of ['/api/health', '/health', '/api/auth/me']) {
+      const res = await plain.app.inject({ method: 'GET', url })
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url)
+      assert.equal(res.headers['x-frame-options'], 'DENY', url)
+      assert.equal(res.headers['cache-control'], 'no-store', url)
+      assert.equal(res.headers['content-security-policy'], "default-src 'none'; frame-ancestors 'none'", url)
+      assert.equal(res.headers['strict-transport-security'], undefined, url)
+    }
+  })
+
+  it('adds HSTS (and upgrade-insecure-requests on pages) when served over https (COOKIE_SECURE=true)', async () => {
+    const api = await secure.app.inject({ method: 'GET', url: '/api/health' })
+    assert.match(String(api.headers['strict-transport-security']), /max-age=/)
+    const page = await secure.app.inject({ method: 'GET', url: '/docs' })
+    assert.match(String(page.headers['strict-transport-security']), /max-age=/)
+    assert.match(String(page.headers['content-security-policy']), /upgrade-insecure-requests/)
   })
 })
 
