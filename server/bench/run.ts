@@ -16,6 +16,7 @@ import { SCENARIOS, type BenchEnv, type PreparedLoad, type Scenario } from './sc
 const here = path.dirname(fileURLToPath(import.meta.url))
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10)
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 1)
 const ADMIN_PASSWORD = 'bench-admin-initial-pass'
 const NEW_PASSWORD = 'bench-admin-chosen-pass'
 
@@ -49,16 +50,18 @@ interface Result {
 async function load(url: string, prepared: PreparedLoad | autocannon.Options['requests'], extra: Partial<autocannon.Options> = {}): Promise<Result> {
   const requests = Array.isArray(prepared) ? prepared : undefined
   const single = Array.isArray(prepared) ? undefined : prepared
-  const result = await autocannon({
+  const options = {
     url,
     connections: CONNECTIONS,
-    duration: DURATION,
     method: single?.method,
     headers: single?.headers,
     body: single?.body,
     requests,
     ...extra,
-  })
+  }
+  // A second of unmeasured load first, so both servers are measured warm (JIT).
+  await autocannon({ ...options, duration: WARMUP })
+  const result = await autocannon({ ...options, duration: DURATION })
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx }
 }
 
