@@ -9,6 +9,8 @@ async function dragTo(page: Page, card: Locator, column: Locator) {
   await page.mouse.down();
   await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 });
   await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 });
+  // Drop only once the column shows the card is over it (as a user would).
+  await expect(column).toHaveClass(/column-over/);
   await page.mouse.up();
 }
 
@@ -139,10 +141,15 @@ test('a manager can move a card with the keyboard alone', async ({ browser, requ
   const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
   const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`);
   await expect(cardIn('interview')).toBeVisible();
-  // Focus the card itself (not its link) and lift, move, drop.
-  await cardIn('interview').locator('xpath=..').focus();
+  // Focus the card itself (not its link) and lift, move, drop — waiting for
+  // each step to show (lifted, then over the next column) as a user would see
+  // it, since the drop goes wherever the card is over at that moment.
+  const wrapper = cardIn('interview').locator('xpath=..');
+  await wrapper.focus();
   await mp.keyboard.press('Space');
+  await expect(wrapper).toHaveClass(/is-dragging/);
   await mp.keyboard.press('ArrowRight');
+  await expect(column(mp, 'sustain')).toHaveClass(/column-over/);
   await mp.keyboard.press('Space');
   await expect(cardIn('sustain')).toBeVisible();
   // Enter on the name link still opens the proposal.
