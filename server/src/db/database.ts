@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
 import type { DB } from './schema.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -17,36 +17,69 @@ export interface Database {
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
 
 /**
+ * The better-sqlite3 connection behind a Kysely instance, with prepared
+ * statements kept per SQL text. Preparing is the most expensive step of a
+ * small query, and Kysely produces the same SQL text for the same query shape.
+ *
  * better-sqlite3 refuses to bind JavaScript booleans. SQLite stores them as
- * 0/1 anyway, so the statement wrapper converts them on the way in; mappers
- * read them back with `Boolean(...)` on both dialects.
+ * 0/1 anyway, so values are converted on the way in; mappers read them back
+ * with `Boolean(...)` on both dialects.
  */
-function sqliteWithBooleans(database: BetterSqlite3.Database) {
-  const convert = (params: readonly unknown[]) => params.map((p) => (typeof p === 'boolean' ? Number(p) : p))
-  // Preparing is the most expensive step of a small query; Kysely produces the
-  // same SQL text for the same query shape, so prepared statements are reused.
-  const statements = new Map<string, BetterSqlite3.Statement>()
-  const prepareCached = (sql: string) => {
-    let statement = statements.get(sql)
+export class SqliteConnection {
+  private readonly statements = new Map<string, BetterSqlite3.Statement>()
+
+  constructor(readonly raw: BetterSqlite3.Database) {}
+
+  statement(sql: string): BetterSqlite3.Statement {
+    let statement = this.statements.get(sql)
     if (!statement) {
-      statement = database.prepare(sql)
-      if (statements.size >= 2000) statements.clear()
-      statements.set(sql, statement)
+      statement = this.raw.prepare(sql)
+      if (this.statements.size >= 2000) this.statements.clear()
+      this.statements.set(sql, statement)
     }
     return statement
   }
-  return {
-    close: () => database.close(),
-    prepare(sql: string) {
-      const statement = prepareCached(sql)
-      return {
-        reader: statement.reader,
-        all: (params: readonly unknown[]) => statement.all(convert(params)),
-        run: (params: readonly unknown[]) => statement.run(convert(params)),
-        iterate: (params: readonly unknown[]) => statement.iterate(convert(params)),
-      }
-    },
+
+  /** Runs one statement now; rows for a query, none for a write without RETURNING. */
+  execute<Row>(sql: string, params: readonly unknown[]): Row[] {
+    const statement = this.statement(sql)
+    const values = params.map(toSqliteValue)
+    if (statement.reader) return statement.all(values) as Row[]
+    statement.run(values)
+    return []
   }
+
+  /** The driver Kysely's SqliteDialect calls. */
+  driver() {
+    return {
+      close: () => this.raw.close(),
+      prepare: (sql: string) => {
+        const statement = this.statement(sql)
+        return {
+          reader: statement.reader,
+          all: (params: readonly unknown[]) => statement.all(params.map(toSqliteValue)),
+          run: (params: readonly unknown[]) => statement.run(params.map(toSqliteValue)),
+          iterate: (params: readonly unknown[]) => statement.iterate(params.map(toSqliteValue)),
+        }
+      },
+    }
+  }
+}
+
+const toSqliteValue = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value)
+
+const sqliteConnections = new WeakMap<Kysely<DB>, SqliteConnection>()
+
+/**
+ * The SQLite connection to run a statement on directly — synchronously,
+ * without Kysely's asynchronous driver path — or null when that is not safe:
+ * PostgreSQL, an open transaction object, or a transaction open on the
+ * connection (a statement run beside it would join it and could read its
+ * uncommitted rows). Used only by `precompiled` queries on hot paths.
+ */
+export function directSqlite(db: Kysely<DB> | Transaction<DB>): SqliteConnection | null {
+  const connection = sqliteConnections.get(db as Kysely<DB>)
+  return connection && !connection.raw.inTransaction ? connection : null
 }
 
 export function openSqlite(file: string): BetterSqlite3.Database {
@@ -63,10 +96,9 @@ export function openSqlite(file: string): BetterSqlite3.Database {
 export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length) || ':memory:'
-    const raw = openSqlite(file)
-    const db = new Kysely<DB>({
-      dialect: new SqliteDialect({ database: sqliteWithBooleans(raw) as never }),
-    })
+    const connection = new SqliteConnection(openSqlite(file))
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection.driver() as never }) })
+    sqliteConnections.set(db, connection)
     return { db, dialect: 'sqlite', close: () => db.destroy() }
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 })
