@@ -3,9 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Permission, User } from '@stake/contract'
 import type { AppContext } from '../context.ts'
 import { AppError, forbidden, unauthorized } from '../errors.ts'
-import { findAuthenticatedUser } from '../modules/auth/sessions.repository.ts'
-import { effectivePermissions } from '../modules/users/permissions.repository.ts'
-import { toUser } from '../modules/users/users.repository.ts'
+import type { Access } from '../modules/auth/access.ts'
 
 /** Who is calling: set by this plugin, read by handlers. */
 export interface Actor {
@@ -15,6 +13,8 @@ export interface Actor {
   permissions: ReadonlySet<Permission>
   /** The user's record as read by this request's session check. */
   user: User
+  /** What the auth check knows of the user (modules/auth/access.ts). */
+  access: Access
 }
 
 /**
@@ -57,31 +57,34 @@ function bearerToken(request: FastifyRequest): string | null {
 export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('actor', null)
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return
+  async function authenticate(request: FastifyRequest, token: string): Promise<void> {
     const config = request.routeOptions.config
-    const mode = config.permission ? 'user' : (config.auth ?? 'user')
-    if (mode === 'public') return
-
-    const token = bearerToken(request)
-    if (token === null) {
-      if (mode === 'optional') return
-      throw unauthorized()
-    }
     const now = ctx.clock.now()
     const verified = token ? await ctx.tokens.verify(token, now) : ({ ok: false, reason: 'invalid' } as const)
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Not authenticated')
 
-    const row = await findAuthenticatedUser(ctx.db, verified.claims.sessionId, verified.claims.userId, now.toISOString())
-    if (!row) throw unauthorized()
+    const { sessionId, userId } = verified.claims
+    const access = await ctx.access.check(sessionId, userId, now.toISOString())
+    if (!access) throw unauthorized()
 
-    const forcePasswordReset = Boolean(row.force_password_reset)
-    if (forcePasswordReset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
+    const { user, permissions } = access
+    if (user.force_password_reset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
 
-    const permissions = await effectivePermissions(ctx.db, row.id)
-    request.actor = { id: row.id, sessionId: verified.claims.sessionId, forcePasswordReset, permissions, user: toUser(row) }
+    request.actor = { id: user.id, sessionId, forcePasswordReset: user.force_password_reset, permissions, user, access }
     if (config.permission && !permissions.has(config.permission)) {
       throw forbidden(`This needs the ${config.permission} permission`)
     }
+  }
+
+  // A callback hook: public routes pass without the cost of a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.is404) return done()
+    const config = request.routeOptions.config
+    const mode = config.permission ? 'user' : (config.auth ?? 'user')
+    if (mode === 'public') return done()
+
+    const token = bearerToken(request)
+    if (token === null) return done(mode === 'optional' ? undefined : unauthorized())
+    authenticate(request, token).then(() => done(), done)
   })
 })

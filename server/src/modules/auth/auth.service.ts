@@ -1,9 +1,8 @@
-import type { HeldCalling, Me, SessionInfo, TokenResponse } from '@stake/contract'
+import type { Me, SessionInfo, TokenResponse } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError, notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
-import { precompiled } from '../../db/precompiled.ts'
 import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import * as sessions from './sessions.repository.ts'
@@ -33,16 +32,6 @@ export interface IssuedSession {
   /** Set when the cookie must be (re)written: value and remaining lifetime. */
   cookie: { value: string; maxAgeSeconds: number } | null
 }
-
-const heldCallings = precompiled(['userId'], (db, p) =>
-  db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
-    .where('cs.user_id', '=', p.userId as unknown as number)
-    .orderBy('c.id')
-    .orderBy('cs.slot_id'),
-)
 
 export class AuthService {
   constructor(private readonly ctx: AppContext) {}
@@ -141,19 +130,21 @@ export class AuthService {
     const presented = hashSecret(parsed.secret)
 
     for (let attempt = 0; attempt < 2; attempt++) {
+      // The usual case in one conditional write: the current token of a live session.
+      const secret = newRefreshSecret()
+      const rotated = await sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso)
+      if (rotated) {
+        return {
+          tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
+          cookie: { value: `${parsed.sessionId}.${secret}`, maxAgeSeconds: this.remaining(rotated.expires_at) },
+        }
+      }
+
+      // Not rotated: unknown, expired or revoked session, inactive user, or not the current token.
       const session = await sessions.findSessionForRefresh(db, parsed.sessionId)
       if (!session || session.expires_at <= nowIso || !session.active) throw unauthorized('Session expired or revoked')
+      if (sameHash(session.token_hash, presented)) continue // cannot follow a failed rotation; read again rather than guess
 
-      if (sameHash(session.token_hash, presented)) {
-        const secret = newRefreshSecret()
-        if (await sessions.rotateSessionToken(db, session.id, presented, hashSecret(secret), nowIso)) {
-          return {
-            tokens: await this.accessToken(session.user_id, session.id),
-            cookie: { value: `${session.id}.${secret}`, maxAgeSeconds: this.remaining(session.expires_at) },
-          }
-        }
-        continue // rotated concurrently by another request: read again, take the grace path
-      }
       const inGrace =
         sameHash(session.previous_token_hash, presented) &&
         session.rotated_at !== null &&
@@ -173,8 +164,7 @@ export class AuthService {
   }
 
   async me(actor: Actor): Promise<Me> {
-    const held = await heldCallings(this.ctx.db, { userId: actor.id })
-    const callings: HeldCalling[] = held.map((h) => ({ ...h, key: h.key ?? null, ward_id: h.ward_id ?? null }))
+    const callings = await this.ctx.access.callings(actor.access)
     return { ...actor.user, callings, permissions: sortPermissions(actor.permissions) }
   }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
 import { precompiled } from '../../db/precompiled.ts'
+import { effectivePermissionList } from '../users/permissions.repository.ts'
 
 export interface NewSession {
   id: string
@@ -33,14 +34,46 @@ export async function findSessionForRefresh(db: Kysely<DB>, id: string) {
 }
 
 /**
- * The per-request check (contract §3): the session exists, belongs to the
- * token's user and has not expired, and the user is active. One indexed query.
+ * The per-request check (contract §3), one indexed query: the session exists,
+ * belongs to the token's user and has not expired, and the user is active.
+ * Answers the current auth_version (what access.ts keys the user's record,
+ * permissions and held slots by), or no row when the check fails.
+ */
+const liveSession = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
+  db
+    .selectFrom('auth_version as v')
+    .select('v.version')
+    .where('v.id', '=', 1)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('sessions as s')
+          .innerJoin('users as u', 'u.id', 's.user_id')
+          .select('s.id')
+          .where('s.id', '=', p.sessionId)
+          .where('s.user_id', '=', p.userId as unknown as number)
+          .where('s.expires_at', '>', p.now)
+          .where('u.active', '=', true),
+      ),
+    ),
+)
+
+export async function liveSessionVersion(db: Kysely<DB>, sessionId: string, userId: number, now: string): Promise<number | undefined> {
+  const [row] = await liveSession(db, { sessionId, userId, now })
+  return row === undefined ? undefined : Number(row.version)
+}
+
+/**
+ * The same check, with what a request needs to know of its user: the user
+ * row, effective permissions, and the auth_version they are current for (one
+ * statement, so one snapshot).
  */
 const authenticatedUser = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
   db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['u.id', 'u.email', 'u.fname', 'u.lname', 'u.active', 'u.force_password_reset', 'u.created_at', 'u.updated_at'])
+    .select((eb) => effectivePermissionList(db, eb.ref('u.id')).as('permissions'))
+    .select((eb) => eb.selectFrom('auth_version').select('version').where('id', '=', 1).as('version'))
     .where('s.id', '=', p.sessionId)
     .where('s.user_id', '=', p.userId as unknown as number)
     .where('s.expires_at', '>', p.now)
@@ -54,7 +87,9 @@ export async function findAuthenticatedUser(db: Kysely<DB>, sessionId: string, u
 
 /**
  * Rotation is a conditional write: it succeeds only while `currentHash` is
- * still the session's token, so two concurrent refreshes cannot both rotate.
+ * still the session's token, the session has not expired and its user is
+ * active, so two concurrent refreshes cannot both rotate. The usual refresh is
+ * this one statement; anything else is sorted out by reading the session.
  */
 const rotate = precompiled(['id', 'currentHash', 'nextHash', 'now'], (db, p) =>
   db
@@ -62,17 +97,23 @@ const rotate = precompiled(['id', 'currentHash', 'nextHash', 'now'], (db, p) =>
     .set({ token_hash: p.nextHash, previous_token_hash: p.currentHash, rotated_at: p.now, last_used_at: p.now })
     .where('id', '=', p.id)
     .where('token_hash', '=', p.currentHash)
-    .returning('id'),
+    .where('expires_at', '>', p.now)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true)),
+    )
+    .returning(['user_id', 'expires_at']),
 )
 
+/** The rotated session's user and expiry, or undefined when nothing was rotated. */
 export async function rotateSessionToken(
   db: Kysely<DB>,
   id: string,
   currentHash: string,
   nextHash: string,
   now: string,
-): Promise<boolean> {
-  return (await rotate(db, { id, currentHash, nextHash, now })).length === 1
+): Promise<{ user_id: number; expires_at: string } | undefined> {
+  const [row] = await rotate(db, { id, currentHash, nextHash, now })
+  return row
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -1,44 +1,54 @@
 import { PERMISSIONS, type Permission } from '@stake/contract'
-import type { Kysely } from 'kysely'
+import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
-import { precompiled } from '../../db/precompiled.ts'
+import { dialectOf } from '../../db/dialect.ts'
 
 /**
  * Effective permissions (contract §4): direct grants ∪ the grants of every
- * calling whose slot the user fills. The one place this is computed; it is
- * read per request, so a released slot stops granting on the next request.
+ * calling whose slot the user fills. The one place this is defined. The auth
+ * check reads it as a column of its per-request query (`effectivePermissionList`),
+ * so a released slot stops granting on the next request. Names may repeat
+ * (UNION ALL: deduplicating in SQL costs a temporary b-tree per request);
+ * `toPermissionSet` removes repeats.
  */
-const effective = precompiled(['userId'], (db, p) => {
-  const userId = p.userId as unknown as number
+function effectivePermissionNames(db: Kysely<DB>, userId: Expression<number>) {
   return db
-    .selectFrom('user_permissions')
-    .select('permission')
-    .where('user_id', '=', userId)
-    .union(
+    .selectFrom('user_permissions as up')
+    .select('up.permission')
+    .where('up.user_id', '=', userId)
+    .unionAll(
       db
         .selectFrom('calling_permissions as cp')
         .innerJoin('calling_slots as cs', 'cs.calling_id', 'cp.calling_id')
         .select('cp.permission')
         .where('cs.user_id', '=', userId),
     )
-})
-
-export async function effectivePermissions(db: Executor, userId: number): Promise<Set<Permission>> {
-  const rows = await effective(db as Kysely<DB>, { userId })
-  return toPermissionSet(rows.map((r) => r.permission))
 }
 
+/** Effective permissions of `userId` as one comma-separated text (names contain no commas), for a column of a larger query. */
+export function effectivePermissionList(db: Kysely<DB>, userId: Expression<number>): RawBuilder<string | null> {
+  const names = effectivePermissionNames(db, userId)
+  return dialectOf(db) === 'postgres'
+    ? sql<string | null>`(select string_agg(e.permission, ',') from (${names}) as e)`
+    : sql<string | null>`(select group_concat(e.permission) from (${names}) as e)`
+}
+
+export const parsePermissionList = (list: string | null): Set<Permission> => toPermissionSet(list ? list.split(',') : [])
+
+const KNOWN = new Set<string>(PERMISSIONS)
+
 export function toPermissionSet(names: Iterable<string>): Set<Permission> {
-  const known = new Set<string>(PERMISSIONS)
   const set = new Set<Permission>()
-  for (const name of names) if (known.has(name)) set.add(name as Permission)
+  for (const name of names) if (KNOWN.has(name)) set.add(name as Permission)
   return set
 }
 
 /** Stable order for responses. */
-export const sortPermissions = (set: Iterable<Permission>): Permission[] =>
-  PERMISSIONS.filter((p) => new Set(set).has(p))
+export function sortPermissions(permissions: Iterable<Permission>): Permission[] {
+  const held = permissions instanceof Set ? (permissions as ReadonlySet<Permission>) : new Set(permissions)
+  return PERMISSIONS.filter((p) => held.has(p))
+}
 
 export async function directPermissions(db: Executor, userId: number): Promise<Permission[]> {
   const rows = await db.selectFrom('user_permissions').select('permission').where('user_id', '=', userId).execute()
