@@ -2,7 +2,6 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify'
-import cookie from '@fastify/cookie'
 import cors from '@fastify/cors'
 import helmet from 'helmet'
 import fastifyStatic from '@fastify/static'
@@ -23,8 +22,10 @@ import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
 import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
+import { AccessCache } from './modules/auth/access.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
+import { isLevelEnabled, requestLogger } from './request-logger.ts'
 
 export interface AppDeps {
   config: Config
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
+    childLoggerFactory: requestLogger,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>()
@@ -87,24 +89,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     clock,
     tokens: new AccessTokens(secret, config.accessTokenTtlSeconds),
     hasher: new PasswordHasher(config.argon2),
+    access: new AccessCache(db),
   }
 
   // One JSON line per request, with its id; never headers, cookies or bodies.
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id)
-  })
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url.split('?')[0],
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        ip: request.ip,
-        user_id: request.actor?.id ?? null,
-      },
-      'request',
-    )
+  // (Hooks on every request take a callback: an async hook costs a promise each.)
+  app.addHook('onResponse', (request, reply, done) => {
+    if (isLevelEnabled(request.log, 'info')) {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url.split('?')[0],
+          status: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          ip: request.ip,
+          user_id: request.actor?.id ?? null,
+        },
+        'request',
+      )
+    }
+    done()
   })
 
   await app.register(errorsPlugin)
@@ -117,15 +121,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
   // PostgreSQL cannot store U+0000 in text; refuse it for every route as a 422
   // instead of letting the database fail (contract §2: no input gives a 500).
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const errors = [
       ...findNul(request.params, ['path']),
       ...findNul(request.query, ['query']),
       ...findNul(request.body, ['body']),
     ]
-    if (errors.length > 0) throw new ValidationFailure(errors)
+    done(errors.length > 0 ? new ValidationFailure(errors) : undefined)
   })
-  await app.register(cookie)
   // Security headers from helmet, built once. (@fastify/helmet rebuilds
   // helmet's middleware, re-parsing its whole configuration, on every request.)
   // HSTS and upgrade-insecure-requests only where the service is served over
@@ -145,6 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     ...(config.cookieSecure ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
   }
   app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id)
     if (request.routeOptions.config.api) {
       reply.headers(apiHeaders)
       return done()

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
@@ -22,6 +23,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     return issued.tokens
   }
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions)
+
+  // Only these routes read or write the refresh cookie: the plugin's hooks run
+  // for them alone, not for every request of the service.
+  await app.register(cookie)
 
   // The login form parser lives only in this context: every other route
   // accepts JSON alone (contract §1).
