@@ -71,6 +71,14 @@ const yearTopicsCompiled = precompiled(['year'], (db, p) =>
   db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', p.year as unknown as number).orderBy('month'),
 )
 
+const versionCompiled = precompiled([], (db) => db.selectFrom('speaking_version').select('version').where('id', '=', 1))
+
+/** The change counter over everything the calendar shows (migration 20261123000200_speaking_version). */
+export async function speakingVersion(db: Kysely<DB>): Promise<number> {
+  const [row] = await versionCompiled(db, {})
+  return Number(row!.version)
+}
+
 /** Everything the year's calendar shows (independent reads; parallel on PostgreSQL). */
 export async function readYear(db: Kysely<DB>, year: number) {
   const [seats, wards, overrides, topics] = await Promise.all([

@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import {
   SpeakingCalendar,
@@ -15,6 +16,11 @@ import { SpeakingService } from './speaking.service.ts'
 
 const tags = ['speaking']
 
+// The calendar's bytes come from the route's own SpeakingCalendar serializer
+// (kept by the service while nothing it shows changes) and are sent as they are.
+const serializer = (reply: FastifyReply) => (calendar: SpeakingCalendar) => reply.serialize(calendar) as string
+const sendCalendar = (reply: FastifyReply, bytes: Buffer) => reply.type('application/json; charset=utf-8').send(bytes)
+
 /** Contract §8: the high council's speaking schedule. */
 export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new SpeakingService(ctx)
@@ -28,7 +34,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request) => service.calendar(requireActor(request), service.currentYear()),
+    async (request, reply) => sendCalendar(reply, await service.calendarBytes(requireActor(request), service.currentYear(), serializer(reply))),
   )
 
   app.get(
@@ -41,7 +47,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request) => service.calendar(requireActor(request), request.params.year),
+    async (request, reply) => sendCalendar(reply, await service.calendarBytes(requireActor(request), request.params.year, serializer(reply))),
   )
 
   app.put(
