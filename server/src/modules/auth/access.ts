@@ -13,6 +13,8 @@ export interface Access {
   permissions: ReadonlySet<Permission>
   /** The slots the user holds: read on first use (GET /auth/me), then kept with the rest. */
   callings: Promise<HeldCalling[]> | null
+  /** GET /auth/me, serialized: built on first use, then kept with the rest. */
+  profile: Promise<Buffer> | null
 }
 
 /**
@@ -53,6 +55,7 @@ export class AccessCache {
       user: toUser(row),
       permissions: parsePermissionList(row.permissions),
       callings: null,
+      profile: null,
     }
     // A request that read an older version does not replace a newer entry.
     const current = this.entries.get(userId)
@@ -66,13 +69,23 @@ export class AccessCache {
 
   /** The slots the user holds, as of the entry's version or later. */
   callings(access: Access): Promise<HeldCalling[]> {
-    if (!access.callings) {
-      const read = listHeldSlots(this.db, access.user.id)
-      access.callings = read
-      read.catch(() => {
-        if (access.callings === read) access.callings = null
-      })
-    }
-    return access.callings
+    return keep(access, 'callings', () => listHeldSlots(this.db, access.user.id))
   }
+
+  /** The serialized profile (GET /auth/me) of the entry: `build` runs once per entry. */
+  profile(access: Access, build: () => Promise<Buffer>): Promise<Buffer> {
+    return keep(access, 'profile', build)
+  }
+}
+
+/** Reads a value once per entry; a failed read is not kept. */
+function keep<F extends 'callings' | 'profile'>(access: Access, field: F, read: () => NonNullable<Access[F]>): NonNullable<Access[F]> {
+  const kept = access[field]
+  if (kept) return kept as NonNullable<Access[F]>
+  const value = read()
+  access[field] = value
+  value.catch(() => {
+    if (access[field] === value) access[field] = null
+  })
+  return value
 }

@@ -163,6 +163,11 @@ export class AuthService {
     else await sessions.deleteSession(this.ctx.db, actor.sessionId)
   }
 
+  /** GET /auth/me, serialized once per kept entry of the access check (access.ts). */
+  meBytes(actor: Actor, serialize: (me: Me) => string): Promise<Buffer> {
+    return this.ctx.access.profile(actor.access, async () => Buffer.from(serialize(await this.me(actor))))
+  }
+
   async me(actor: Actor): Promise<Me> {
     const callings = await this.ctx.access.callings(actor.access)
     return { ...actor.user, callings, permissions: sortPermissions(actor.permissions) }

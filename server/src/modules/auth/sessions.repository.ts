@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
-import { precompiled } from '../../db/precompiled.ts'
+import { precompiled, precompiledValue } from '../../db/precompiled.ts'
 import { effectivePermissionList } from '../users/permissions.repository.ts'
 
 export interface NewSession {
@@ -39,7 +39,7 @@ export async function findSessionForRefresh(db: Kysely<DB>, id: string) {
  * Answers the current auth_version (what access.ts keys the user's record,
  * permissions and held slots by), or no row when the check fails.
  */
-const liveSession = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
+const liveSession = precompiledValue<number, 'sessionId' | 'userId' | 'now'>(['sessionId', 'userId', 'now'], (db, p) =>
   db
     .selectFrom('auth_version as v')
     .select('v.version')
@@ -58,8 +58,8 @@ const liveSession = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
 )
 
 export async function liveSessionVersion(db: Kysely<DB>, sessionId: string, userId: number, now: string): Promise<number | undefined> {
-  const [row] = await liveSession(db, { sessionId, userId, now })
-  return row === undefined ? undefined : Number(row.version)
+  const version = await liveSession(db, { sessionId, userId, now })
+  return version === undefined ? undefined : Number(version)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
-import { precompiled } from '../../db/precompiled.ts'
+import { precompiled, precompiledValue } from '../../db/precompiled.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
@@ -71,12 +71,11 @@ const yearTopicsCompiled = precompiled(['year'], (db, p) =>
   db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', p.year as unknown as number).orderBy('month'),
 )
 
-const versionCompiled = precompiled([], (db) => db.selectFrom('speaking_version').select('version').where('id', '=', 1))
+const versionCompiled = precompiledValue<number, never>([], (db) => db.selectFrom('speaking_version').select('version').where('id', '=', 1))
 
 /** The change counter over everything the calendar shows (migration 20261123000200_speaking_version). */
 export async function speakingVersion(db: Kysely<DB>): Promise<number> {
-  const [row] = await versionCompiled(db, {})
-  return Number(row!.version)
+  return Number(await versionCompiled(db, {}))
 }
 
 /** Everything the year's calendar shows (independent reads; parallel on PostgreSQL). */
