@@ -135,26 +135,28 @@ async function main() {
   const env: BenchEnv = { baseUrl, adminToken: token, adminId: me.id, db, api }
   const auth = { authorization: `Bearer ${token}` }
 
-  // One session per connection for the refresh run: each connection carries
-  // its own rotating cookie from response to request, as a browser would.
-  const cookies: string[] = []
+  // The refresh run rotates real sessions, as browsers would: every request
+  // takes a session's current cookie from a pool and puts back the one its
+  // response set. (autocannon clears a connection's context each time its
+  // request list starts over, so a cookie cannot be carried there.) There are
+  // more sessions than connections, so no cookie is ever in flight twice.
+  const cookiePool: string[] = []
   for (let i = 0; i < CONNECTIONS * 2; i++) {
     const res = await formLogin(NEW_PASSWORD)
-    cookies.push(res.headers.getSetCookie()[0]!.split(';')[0]!)
+    cookiePool.push(res.headers.getSetCookie()[0]!.split(';')[0]!)
   }
-  let nextCookie = 0
   const refreshRequests: autocannon.Options['requests'] = [
     {
       method: 'GET',
       path: '/api/auth/refresh',
       setupRequest: (req: any, context: any) => {
-        context.cookie ??= cookies[nextCookie++ % cookies.length]
+        context.cookie = cookiePool.shift()
         return { ...req, headers: { ...req.headers, cookie: context.cookie } }
       },
       onResponse: (_status: number, _body: string, context: any, headers: any) => {
         const raw: string[] = [].concat(headers['set-cookie'] ?? [])
         const fresh = raw.find((c) => c.startsWith('refresh_token='))
-        if (fresh) context.cookie = fresh.split(';')[0]
+        cookiePool.push(fresh ? fresh.split(';')[0]! : context.cookie)
       },
     } as any,
   ]
