@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { jwtVerify } from 'jose'
-import { AUDIENCE, AccessTokens, ISSUER, hashSecret, parseRefreshToken, sameHash } from './tokens.ts'
+import { AUDIENCE, AccessTokens, ISSUER, hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256'
 const now = new Date('2026-05-01T10:00:00Z')
@@ -49,5 +49,16 @@ describe('access tokens (unit)', () => {
     assert.equal(sameHash(h, hashSecret('s')), true)
     assert.equal(sameHash(h, hashSecret('t')), false)
     assert.equal(sameHash(null, h), false)
+  })
+
+  it('makes refresh values of 128 and 256 random bits, all different, across refills of the random pool', () => {
+    const secrets = Array.from({ length: 400 }, () => newRefreshSecret()) // 400 × 32 bytes: three refills of 4 KiB
+    const ids = Array.from({ length: 400 }, () => newSessionId())
+    for (const s of secrets) assert.match(s, /^[A-Za-z0-9_-]{43}$/)
+    for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{22}$/)
+    assert.equal(new Set(secrets).size, secrets.length)
+    assert.equal(new Set(ids).size, ids.length)
+    assert.ok(parseRefreshToken(`${ids[0]}.${secrets[0]}`))
+    assert.equal(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
   })
 })

@@ -100,10 +100,30 @@ export class AccessTokens {
   }
 }
 
+/**
+ * Random values from a buffer filled by the CSPRNG 4 KiB at a time (one
+ * refresh needs 32 bytes; a call to randomBytes per refresh cost more than its
+ * hashing). Bytes handed out are zeroed in the buffer, so a secret is not kept.
+ */
+const RANDOM_POOL_BYTES = 4096
+let randomPool = Buffer.alloc(0)
+let randomOffset = 0
+
+function randomBase64url(bytes: number): string {
+  if (randomOffset + bytes > randomPool.length) {
+    randomPool = crypto.randomBytes(RANDOM_POOL_BYTES)
+    randomOffset = 0
+  }
+  const value = randomPool.toString('base64url', randomOffset, randomOffset + bytes)
+  randomPool.fill(0, randomOffset, randomOffset + bytes)
+  randomOffset += bytes
+  return value
+}
+
 /** Opaque refresh token `<session id>.<secret>`; only SHA-256(secret) is stored. */
-export const newSessionId = (): string => crypto.randomBytes(16).toString('base64url')
-export const newRefreshSecret = (): string => crypto.randomBytes(32).toString('base64url')
-export const hashSecret = (secret: string): string => crypto.createHash('sha256').update(secret).digest('hex')
+export const newSessionId = (): string => randomBase64url(16)
+export const newRefreshSecret = (): string => randomBase64url(32)
+export const hashSecret = (secret: string): string => crypto.hash('sha256', secret, 'hex')
 
 export function parseRefreshToken(value: string | undefined): { sessionId: string; secret: string } | null {
   if (!value || value.length > 200) return null
