@@ -30,14 +30,8 @@ export class SqliteConnection {
 
   constructor(readonly raw: BetterSqlite3.Database) {}
 
-  statement(sql: string): BetterSqlite3.Statement {
-    let statement = this.statements.get(sql)
-    if (!statement) {
-      statement = this.raw.prepare(sql)
-      if (this.statements.size >= 2000) this.statements.clear()
-      this.statements.set(sql, statement)
-    }
-    return statement
+  private statement(sql: string): BetterSqlite3.Statement {
+    return prepared(this.statements, sql, () => this.raw.prepare(sql))
   }
 
   private readonly plucking = new Map<string, BetterSqlite3.Statement>()
@@ -45,15 +39,11 @@ export class SqliteConnection {
   /**
    * Runs a query now and answers the first column of its first row. Without
    * row objects: better-sqlite3 builds each row object property by property,
-   * which costs more than a small indexed query.
+   * which costs more than a small indexed query. (Plucking is a mode of the
+   * statement object, so these statements are kept apart from Kysely's.)
    */
   value<T>(sql: string, params: readonly unknown[]): T | undefined {
-    let statement = this.plucking.get(sql)
-    if (!statement) {
-      statement = this.raw.prepare(sql).pluck()
-      if (this.plucking.size >= 200) this.plucking.clear()
-      this.plucking.set(sql, statement)
-    }
+    const statement = prepared(this.plucking, sql, () => this.raw.prepare(sql).pluck())
     return statement.get(params.map(toSqliteValue)) as T | undefined
   }
 
@@ -81,6 +71,17 @@ export class SqliteConnection {
       },
     }
   }
+}
+
+/** The statement kept for `sql`, prepared on first use (at most 2,000 kept: a runaway of distinct texts cannot grow it). */
+function prepared(kept: Map<string, BetterSqlite3.Statement>, sql: string, prepare: () => BetterSqlite3.Statement) {
+  let statement = kept.get(sql)
+  if (!statement) {
+    statement = prepare()
+    if (kept.size >= 2000) kept.clear()
+    kept.set(sql, statement)
+  }
+  return statement
 }
 
 const toSqliteValue = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value)

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely'
 import type { HeldCalling, Permission, User } from '@stake/contract'
 import type { DB } from '../../db/schema.ts'
+import { VersionedCache } from '../../db/versioned-cache.ts'
 import { listHeldSlots } from '../callings/slots.repository.ts'
 import { parsePermissionList } from '../users/permissions.repository.ts'
 import { toUser } from '../users/users.repository.ts'
-import { findAuthenticatedUser, liveSessionVersion } from './sessions.repository.ts'
+import { findUserAccess, liveSessionVersion } from './sessions.repository.ts'
 
 /** A signed-in user's record and rights, current for one auth_version. */
 export interface Access {
-  version: number
   user: User
   permissions: ReadonlySet<Permission>
   /** The slots the user holds: read on first use (GET /auth/me), then kept with the rest. */
@@ -27,44 +27,27 @@ export interface Access {
  * token at once. The same query reads `auth_version`, a counter that database
  * triggers bump in every transaction changing users, direct grants, slots or
  * callings (migration 20261123000100_auth_version). The user's record,
- * effective permissions and held slots are kept per user with the version they
- * were read at, and reused only while the version is unchanged: a kept entry
- * is never older than the database, on every instance sharing it. The version
- * is read no later than the rows an entry is built from, so a write between
- * the two can only make the entry newer than its version says.
+ * effective permissions and held slots are kept per user with that version
+ * (db/versioned-cache.ts) and reused only while it is unchanged: a kept entry
+ * is never older than the database, on every instance sharing it.
  */
 export class AccessCache {
-  private readonly entries = new Map<number, Access>()
+  private readonly entries = new VersionedCache<number, Access | null>(1000)
 
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly maxEntries = 1000,
-  ) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /** The caller's access, or null when the session or user does not pass the check. */
   async check(sessionId: string, userId: number, now: string): Promise<Access | null> {
     const version = await liveSessionVersion(this.db, sessionId, userId, now)
     if (version === undefined) return null
-    const kept = this.entries.get(userId)
-    if (kept && kept.version === version) return kept
+    return this.entries.obtain(userId, version, () => this.read(userId))
+  }
 
-    const row = await findAuthenticatedUser(this.db, sessionId, userId, now)
+  /** Null only for a user row deleted since the session check (a deletion bumps the version too). */
+  private async read(userId: number): Promise<Access | null> {
+    const row = await findUserAccess(this.db, userId)
     if (!row) return null
-    const access: Access = {
-      version: Number(row.version),
-      user: toUser(row),
-      permissions: parsePermissionList(row.permissions),
-      callings: null,
-      profile: null,
-    }
-    // A request that read an older version does not replace a newer entry.
-    const current = this.entries.get(userId)
-    if (!current || current.version <= access.version) {
-      this.entries.delete(userId)
-      this.entries.set(userId, access)
-      if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!)
-    }
-    return access
+    return { user: toUser(row), permissions: parsePermissionList(row.permissions), callings: null, profile: null }
   }
 
   /** The slots the user holds, as of the entry's version or later. */

@@ -63,25 +63,19 @@ export async function liveSessionVersion(db: Kysely<DB>, sessionId: string, user
 }
 
 /**
- * The same check, with what a request needs to know of its user: the user
- * row, effective permissions, and the auth_version they are current for (one
- * statement, so one snapshot).
+ * What a request needs to know of a user whose session passed the check: the
+ * user row and effective permissions (one statement, so one snapshot).
  */
-const authenticatedUser = precompiled(['sessionId', 'userId', 'now'], (db, p) =>
+const userAccess = precompiled(['userId'], (db, p) =>
   db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectFrom('users as u')
     .select(['u.id', 'u.email', 'u.fname', 'u.lname', 'u.active', 'u.force_password_reset', 'u.created_at', 'u.updated_at'])
     .select((eb) => effectivePermissionList(db, eb.ref('u.id')).as('permissions'))
-    .select((eb) => eb.selectFrom('auth_version').select('version').where('id', '=', 1).as('version'))
-    .where('s.id', '=', p.sessionId)
-    .where('s.user_id', '=', p.userId as unknown as number)
-    .where('s.expires_at', '>', p.now)
-    .where('u.active', '=', true),
+    .where('u.id', '=', p.userId as unknown as number),
 )
 
-export async function findAuthenticatedUser(db: Kysely<DB>, sessionId: string, userId: number, now: string) {
-  const [row] = await authenticatedUser(db, { sessionId, userId, now })
+export async function findUserAccess(db: Kysely<DB>, userId: number) {
+  const [row] = await userAccess(db, { userId })
   return row
 }
 

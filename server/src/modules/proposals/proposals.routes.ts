@@ -1,8 +1,7 @@
-import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { Board, ErrorBody, Proposal, ProposalBody, ProposalListQuery, ProposalParams } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendPage, type FastifyTypebox } from '../../http.ts'
+import { sendKept, sendPage, serializerOf, type FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import commentsRoutes from './comments.routes.ts'
 import interviewRoutes from './interview.routes.ts'
@@ -98,9 +97,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
       },
     },
     async (request, reply) => {
-      const bytes = await service.board(requireActor(request), (board) => reply.serialize(board) as string)
-      // Bytes from this route's own Board serializer (cached by the service): sent as they are.
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(bytes)
+      return sendKept(reply, await service.board(requireActor(request), serializerOf(reply)))
     },
   )
 }

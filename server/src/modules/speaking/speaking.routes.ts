@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import {
   SpeakingCalendar,
@@ -10,16 +9,11 @@ import {
   SpeakingYearParams,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { sendKept, serializerOf, type FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { SpeakingService } from './speaking.service.ts'
 
 const tags = ['speaking']
-
-// The calendar's bytes come from the route's own SpeakingCalendar serializer
-// (kept by the service while nothing it shows changes) and are sent as they are.
-const serializer = (reply: FastifyReply) => (calendar: SpeakingCalendar) => reply.serialize(calendar) as string
-const sendCalendar = (reply: FastifyReply, bytes: Buffer) => reply.type('application/json; charset=utf-8').send(bytes)
 
 /** Contract §8: the high council's speaking schedule. */
 export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContext) {
@@ -34,7 +28,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request, reply) => sendCalendar(reply, await service.calendarBytes(requireActor(request), service.currentYear(), serializer(reply))),
+    async (request, reply) => sendKept(reply, await service.calendarBytes(requireActor(request), service.currentYear(), serializerOf(reply))),
   )
 
   app.get(
@@ -47,7 +41,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request, reply) => sendCalendar(reply, await service.calendarBytes(requireActor(request), request.params.year, serializer(reply))),
+    async (request, reply) => sendKept(reply, await service.calendarBytes(requireActor(request), request.params.year, serializerOf(reply))),
   )
 
   app.put(
