@@ -188,6 +188,16 @@ async function main() {
     const b = await load(`${bareUrl}/health`, { method: 'GET', path: '/' } as PreparedLoad)
     row('reference: plain Fastify, no plugins', r, b, 0)
   }
+  if (selected('reference: plain Fastify + one SQLite read')) {
+    // The least /auth/me must do, on the bare framework: the ceiling of this
+    // stack for that route (see plain-fastify.ts).
+    const plainUrl = `http://127.0.0.1:${plain.match[1]}`
+    const meBytes = Buffer.from(await (await fetch(`${baseUrl}/api/auth/me`, { headers: auth })).arrayBuffer())
+    await fetch(`${plainUrl}/__payload/me`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: meBytes })
+    const r = await load(`${plainUrl}/me`, { method: 'GET', path: '/' } as PreparedLoad)
+    const b = await load(`${bareUrl}/health`, { method: 'GET', path: '/' } as PreparedLoad)
+    row("reference: plain Fastify + one SQLite read, /auth/me's bytes", r, b, 0)
+  }
   for (const scenario of [...builtIn, ...SCENARIOS].filter((s) => selected(s.name))) {
     const prepared = await scenario.prepare(env)
     const url = baseUrl + prepared.path
