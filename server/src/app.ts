@@ -49,6 +49,8 @@ function documentErrors(route: RouteOptions): void {
     ;(schema as Record<string, unknown>).security ??= config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
   }
   if (schema.params) response[404] ??= ErrorBody
+  // Any route may meet contention it could not retry away: 503 busy (db/transaction.ts).
+  response[503] ??= ErrorBody
   response[500] ??= ErrorBody
 }
 

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { AppError, ValidationFailure, type FieldError } from '../errors.ts'
+import { busy, isRetryable } from '../db/errors.ts'
 
 const CONTEXT_TO_LOC: Record<string, string> = {
   body: 'body',
@@ -77,9 +78,11 @@ function dedupe(errors: FieldError[]): FieldError[] {
  */
 export default fp(async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler(async (error: FastifyError & { validationContext?: string }, request, reply) => {
-    if (error instanceof AppError) {
-      reply.headers(error.headers)
-      return reply.status(error.status).send(error.code ? { detail: error.message, code: error.code } : { detail: error.message })
+    // Contention that escaped the retrying helpers (a lone statement) is 503 busy too.
+    const known = error instanceof AppError ? error : isRetryable(error) ? busy(1, error) : null
+    if (known) {
+      reply.headers(known.headers)
+      return reply.status(known.status).send(known.code ? { detail: known.message, code: known.code } : { detail: known.message })
     }
     if (error instanceof ValidationFailure) {
       return reply.status(422).send({ detail: error.errors })

@@ -8,6 +8,7 @@ import { sortPermissions } from '../users/permissions.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
 import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 /** Contract §3 throttling numbers. */
 export const THROTTLE = {
@@ -76,7 +77,7 @@ export class AuthService {
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       await throttle.clearThrottle(trx, 'account', account)
       await sessions.insertSession(trx, {
         id: sessionId,
@@ -98,7 +99,7 @@ export class AuthService {
   private async countFailure(keys: { scope: 'account' | 'ip'; key: string }[], now: Date): Promise<void> {
     const nowIso = now.toISOString()
     const cutoff = addSeconds(now, -THROTTLE.windowSeconds).toISOString()
-    await this.ctx.db.transaction().execute(async (trx) => {
+    await withTransaction(this.ctx.db, async (trx) => {
       for (const { scope, key } of keys) {
         const { failures, window_start } = await throttle.countFailure(trx, scope, key, nowIso, cutoff)
         if (scope === 'account' && failures >= THROTTLE.accountFailures) {

@@ -7,6 +7,7 @@ import type { Executor } from '../../db/types.ts'
 import { containsPattern } from '../../db/like.ts'
 import { sortPermissions, toPermissionSet } from '../users/permissions.repository.ts'
 import { deleteEmptySlotsAbove, ensureSlots, highestFilledSlot, slotQuery, toSlot, type SlotRow } from './slots.repository.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 export type CallingRow = Selectable<CallingsTable>
 
@@ -204,7 +205,7 @@ export const BISHOP = 'bishop'
  */
 export async function syncHighCouncilSeats(db: Kysely<DB>, seats: number): Promise<void> {
   const dialect = dialectOf(db)
-  await db.transaction().execute(async (trx) => {
+  await withTransaction(db, async (trx) => {
     const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
     if (!calling) return
     await lockCalling(trx, calling.id, dialect, 'update')

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
 import type { ProposalsTable } from './proposals.tables.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 export type ProposalRow = Selectable<ProposalsTable>
 
@@ -225,10 +226,9 @@ export async function listProposalViews(db: Executor, viewer: Viewer, filter: Pr
  * stage it shows.
  */
 export function boardProposalViews(db: Kysely<DB>, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
+  return withTransaction(
+    db,
+    async (trx) => {
       const rows = await trx
         .selectFrom('proposals as p')
         .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
@@ -256,7 +256,9 @@ export function boardProposalViews(db: Kysely<DB>, viewer: Viewer, closedSince: 
       }
       const none: VoteTally = { approved: 0, rejected: 0, mine: null }
       return rows.map((row) => toProposal(row, tallies.get(row.id) ?? none))
-    })
+    },
+    { isolation: 'repeatable read' },
+  )
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from './proposals.policy.ts'
 import { BoardCache } from './board.cache.ts'
 import * as repo from './proposals.repository.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -72,7 +73,7 @@ export class ProposalsService {
     const stage = initialStage(isRelease)
     const now = this.now()
     try {
-      const id = await this.ctx.db.transaction().execute(async (trx) => {
+      const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
         return id

@@ -14,6 +14,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import { VersionedCache } from '../../db/versioned-cache.ts'
 import * as repo from './speaking.repository.ts'
 import { planOverride, planRestore, resolveMonth, type MonthInput, type MonthWrite, type SlotId, type WardId } from './speaking.rotation.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
@@ -115,7 +116,7 @@ export class SpeakingService {
   ): Promise<void> {
     const { db, dialect } = this.ctx
     try {
-      await db.transaction().execute(async (trx) => {
+      await withTransaction(db, async (trx) => {
         await repo.lockMonth(trx, dialect, year, month)
         const { seats, wards, rows } = await this.readMonth(trx, year, month)
         const errors: FieldError[] = []

@@ -9,6 +9,7 @@ import { directPermissions, replaceDirectPermissions, sortPermissions } from './
 import * as repo from './users.repository.ts'
 import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
@@ -63,7 +64,7 @@ export class UsersService {
     }
     const { db, dialect } = this.ctx
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await withTransaction(db, async (trx) => {
         const row = await repo.updateUser(
           trx,
           id,
@@ -107,7 +108,7 @@ export class UsersService {
     if (unchanged) throw invalid(['body', 'new_password'], 'The new password must differ from the old one')
 
     const password_hash = await hasher.hash(newPassword)
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(db, async (trx) => {
       const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.now())
       if (!row) throw notFound('User')
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
@@ -123,7 +124,7 @@ export class UsersService {
   async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
     const { db } = this.ctx
     if (!(await repo.findUserById(db, id))) throw notFound('User')
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(db, async (trx) => {
       const current = await directPermissions(trx, id)
       const refused = ungrantable(actor.permissions, current, next)
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
