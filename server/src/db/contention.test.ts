@@ -110,6 +110,21 @@ describe('contention: concurrent writes across domains never answer 5xx', () => 
     assert.equal(histories.length, 30, 'one history row per new proposal')
   })
 
+  it('concurrent grant changes of one user: no 5xx, and the last one written is whole', async () => {
+    const target = await createUser(t)
+    const sets = [['wards.manage'], ['speaking.manage', 'proposals.view'], [], ['callings.manage', 'wards.manage', 'proposals.submit']]
+    const answers = await burst(
+      Array.from({ length: 16 }, (_, i) => ({
+        label: `grant ${i}`,
+        send: () => admin('PUT', `/api/users/${target.id}/permissions`, { permissions: sets[i % sets.length] }),
+      })),
+    )
+    assertNoServerError(answers)
+    assertAll(answers, 'grant', 200)
+    const stored = (await admin('GET', `/api/users/${target.id}/permissions`)).json().permissions as string[]
+    assert.ok(sets.some((set) => JSON.stringify([...set].sort()) === JSON.stringify([...stored].sort())), JSON.stringify(stored))
+  })
+
   it('logins and refreshes while the same users are edited, granted and seated', async () => {
     const people = await Promise.all(Array.from({ length: 12 }, () => createUser(t)))
     const sessions = await Promise.all(people.map((u) => login(t, u)))

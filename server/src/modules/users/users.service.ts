@@ -122,9 +122,9 @@ export class UsersService {
   }
 
   async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
-    const { db } = this.ctx
-    if (!(await repo.findUserById(db, id))) throw notFound('User')
+    const { db, dialect } = this.ctx
     return withTransaction(db, async (trx) => {
+      if (!(await repo.lockUser(trx, id, dialect))) throw notFound('User')
       const current = await directPermissions(trx, id)
       const refused = ungrantable(actor.permissions, current, next)
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
