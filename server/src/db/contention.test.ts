@@ -81,6 +81,14 @@ describe('contention: concurrent writes across domains never answer 5xx', () => 
         label: `override ${i}`,
         send: () => admin('PUT', '/api/speaking/calendar/override', { high_councilor_id: u.id, month: i + 1, year, ward_id: wards[i] }),
       })),
+      ...Array.from({ length: 8 }, (_, i) => ({
+        label: `ward ${i}`,
+        send: () => admin('POST', '/api/wards/', { name: unique('Ward '), start_time: 600 }),
+      })),
+      ...Array.from({ length: 12 }, (_, i) => ({
+        label: `topic ${i}`,
+        send: () => admin('PUT', `/api/speaking/topics/${year}/${i + 1}`, { topic: `Topic ${i}` }),
+      })),
       ...Array.from({ length: 30 }, (_, i) => ({
         label: `proposal ${i}`,
         send: () => admin('POST', '/api/calling-kanban/proposals', proposalBody(wards[i % wards.length]!)),
@@ -89,6 +97,8 @@ describe('contention: concurrent writes across domains never answer 5xx', () => 
     assertNoServerError(answers)
     assertAll(answers, 'user edit', 200)
     assertAll(answers, 'override', 200)
+    assertAll(answers, 'topic', 200)
+    const wardsCreated = assertAll(answers, 'ward', 201).map((a) => a.res.json().id as number)
     const proposals = assertAll(answers, 'proposal', 201).map((a) => a.res.json().id as number)
     for (let i = 0; i < 12; i++) {
       const pair = answers.filter((a) => a.label === `fill a ${i}` || a.label === `fill b ${i}`).map((a) => a.res.statusCode)
@@ -102,8 +112,10 @@ describe('contention: concurrent writes across domains never answer 5xx', () => 
     assertNoDoubleBooking(calendar)
     for (let i = 0; i < 12; i++) {
       const seat = calendar.rows.find((r) => r.high_councilor_id === councilors[i]!.id)!
-      assert.deepEqual(cell(calendar, seat.slot_id, i + 1), { month: i + 1, ward_id: wards[i], overridden: true, topic: null })
+      assert.deepEqual(cell(calendar, seat.slot_id, i + 1), { month: i + 1, ward_id: wards[i], overridden: true, topic: `Topic ${i}` })
     }
+    assert.deepEqual(calendar.topics.map((m) => m.topic), Array.from({ length: 12 }, (_, i) => `Topic ${i}`))
+    for (const id of wardsCreated) assert.ok(calendar.wards.some((w) => w.id === id), `ward ${id} on the calendar`)
     const total = Number((await admin('GET', '/api/calling-kanban/proposals?limit=0')).headers['x-total-count'])
     assert.equal(total, proposalsBefore + 30)
     const histories = await t.database.db.selectFrom('proposal_history').select('proposal_id').where('proposal_id', 'in', proposals).execute()

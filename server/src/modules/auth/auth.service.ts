@@ -9,7 +9,7 @@ import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
 import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
-import { withTransaction } from '../../db/transaction.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 /** Contract §3 throttling numbers. */
 export const THROTTLE = {
@@ -134,7 +134,7 @@ export class AuthService {
     for (let attempt = 0; attempt < 2; attempt++) {
       // The usual case in one conditional write: the current token of a live session.
       const secret = newRefreshSecret()
-      const rotated = await sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso)
+      const rotated = await retrying(() => sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso))
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -153,7 +153,7 @@ export class AuthService {
         now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
       if (inGrace) return { tokens: await this.accessToken(session.user_id, session.id), cookie: null }
 
-      await sessions.deleteSession(db, session.id)
+      await retrying(() => sessions.deleteSession(db, session.id))
       log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       throw unauthorized('Session expired or revoked')
     }
@@ -161,8 +161,7 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
-    if (all) await sessions.deleteUserSessions(this.ctx.db, actor.id)
-    else await sessions.deleteSession(this.ctx.db, actor.sessionId)
+    await retrying(() => (all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId)))
   }
 
   async me(actor: Actor): Promise<Me> {
@@ -176,6 +175,6 @@ export class AuthService {
   }
 
   async endSession(actor: Actor, sessionId: string): Promise<void> {
-    if (!(await sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId))) throw notFound('Session')
+    if (!(await retrying(() => sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId)))) throw notFound('Session')
   }
 }

@@ -98,9 +98,10 @@ export class CallingsService {
         if ((await slotRepo.highestFilledSlot(trx, id)) > maxSlots) {
           throw conflict('slot_filled', `A slot numbered above ${maxSlots} is filled; release it first`)
         }
-        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
         await slotRepo.deleteEmptySlotsAbove(trx, id, maxSlots)
         await slotRepo.ensureSlots(trx, id, maxSlots)
+        // After the slots: the last-manager check's lock comes last (ARCHITECTURE.md, Lock order).
+        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
         const row = await repo.updateCalling(trx, id, {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),

@@ -16,7 +16,7 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
-import { withTransaction } from '../../db/transaction.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -108,7 +108,8 @@ export class ProposalsService {
       submitter: submitter !== current.submitter,
     })
     try {
-      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.now(), canManage(viewer) ? null : actor.id)
+      const now = this.now()
+      const written = await retrying(() => repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id))
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)
@@ -125,7 +126,7 @@ export class ProposalsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
-    if (await repo.deleteProposalUnlessDone(this.ctx.db, id)) return
+    if (await retrying(() => repo.deleteProposalUnlessDone(this.ctx.db, id))) return
     const row = await repo.findProposal(this.ctx.db, id)
     if (!row) throw proposalNotFound()
     // Only a done proposal escapes the conditional DELETE: it is part of the record.

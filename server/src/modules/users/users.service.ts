@@ -9,7 +9,7 @@ import { directPermissions, replaceDirectPermissions, sortPermissions } from './
 import * as repo from './users.repository.ts'
 import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
-import { withTransaction } from '../../db/transaction.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
@@ -26,7 +26,8 @@ export class UsersService {
     const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
     try {
       // Created by an administrator: the user must choose their own password.
-      const row = await repo.insertUser(this.ctx.db, { ...body, password_hash, force_password_reset: true, now: this.now() })
+      const user = { ...body, password_hash, force_password_reset: true, now: this.now() }
+      const row = await retrying(() => repo.insertUser(this.ctx.db, user))
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail()
@@ -73,8 +74,8 @@ export class UsersService {
         )
         if (!row) throw notFound('User')
         if (activeChange && body.active === false) {
-          await assertUserManagerRemains(trx, dialect)
           await deleteUserSessions(trx, id)
+          await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
         }
         return repo.toUser(row)
       })
