@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { describe, it } from 'node:test'
 import Fastify from 'fastify'
 import { sql } from 'kysely'
@@ -6,6 +9,7 @@ import { AppError } from '../errors.ts'
 import errorsPlugin from '../plugins/errors.ts'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { unique } from '../test/factories.ts'
+import { createDatabase } from './database.ts'
 import { isRetryable } from './errors.ts'
 import { retrying, withTransaction, type RetryPolicy } from './transaction.ts'
 
@@ -115,6 +119,37 @@ describe('withTransaction', () => {
     assert.equal(runs, 3, 'one of the two ran again')
     const rows = await db.selectFrom('app_settings').select('value').where('key', 'in', keys).execute()
     assert.deepEqual(rows.map((r) => r.value), ['xx', 'xx'])
+  })
+})
+
+describe('withTransaction on a SQLite file shared by two connections', { skip: dialect !== 'sqlite' }, () => {
+  it('a transaction whose snapshot another connection overtook (SQLITE_BUSY_SNAPSHOT) runs again and commits', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-busy-'))
+    const [mine, other] = [createDatabase(`sqlite:${dir}/db.sqlite`), createDatabase(`sqlite:${dir}/db.sqlite`)]
+    try {
+      await sql`create table counter (id integer primary key, n integer not null)`.execute(mine.db)
+      await sql`insert into counter values (1, 0)`.execute(mine.db)
+      const codes: string[] = []
+      let runs = 0
+      await withTransaction(
+        mine.db,
+        async (trx) => {
+          runs++
+          const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(trx)
+          if (runs === 1) await sql`update counter set n = n + 10 where id = 1`.execute(other.db) // commits beside us
+          await sql`update counter set n = ${rows[0]!.n + 1} where id = 1`.execute(trx)
+        },
+        { retry: { sleep: async () => {}, random: () => 0 } },
+      ).catch((error: { code?: string }) => codes.push(String(error.code)))
+      assert.deepEqual(codes, [])
+      assert.equal(runs, 2, 'the overtaken run was rolled back and run again')
+      const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(other.db)
+      assert.equal(rows[0]!.n, 11, 'both increments count')
+    } finally {
+      await mine.close()
+      await other.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
 
