@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { CallingHistoryEntry, CallingSlot, HeldCalling } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
