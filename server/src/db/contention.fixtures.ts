@@ -12,7 +12,9 @@ export interface Labelled {
 }
 
 /** Starts every request before awaiting any, so they interleave on the server. */
-export async function burst(requests: { label: string; send: () => Promise<LightMyRequestResponse> }[]): Promise<Labelled[]> {
+export async function burst(
+  requests: { label: string; send: () => Promise<LightMyRequestResponse> }[],
+): Promise<Labelled[]> {
   return Promise.all(requests.map(async ({ label, send }) => ({ label, res: await send() })))
 }
 
@@ -57,7 +59,11 @@ export async function storedFname(t: TestApp, id: number): Promise<string> {
 
 /** Creates a ward through the API (201), for setup. */
 export async function postWard(as: As, bishopId?: number): Promise<number> {
-  const res = await as('POST', '/api/wards/', { name: unique('Ward '), start_time: 600, ...(bishopId ? { bishop_id: bishopId } : {}) })
+  const res = await as('POST', '/api/wards/', {
+    name: unique('Ward '),
+    start_time: 600,
+    ...(bishopId ? { bishop_id: bishopId } : {}),
+  })
   assert.equal(res.statusCode, 201, res.body)
   return res.json().id
 }
@@ -65,7 +71,11 @@ export async function postWard(as: As, bishopId?: number): Promise<number> {
 /** Every slot of the calling is held by one user, each user once, each with one open history row. */
 export async function assertFilledOnce(t: TestApp, callingId: number, slots: number): Promise<Map<number, number>> {
   const db = t.database.db
-  const rows = await db.selectFrom('calling_slots').select(['slot_id', 'user_id']).where('calling_id', '=', callingId).execute()
+  const rows = await db
+    .selectFrom('calling_slots')
+    .select(['slot_id', 'user_id'])
+    .where('calling_id', '=', callingId)
+    .execute()
   assert.equal(rows.length, slots)
   const holders = new Map(rows.map((r) => [r.slot_id, r.user_id]))
   for (const [slot, holder] of holders) assert.notEqual(holder, null, `slot ${slot} is empty`)

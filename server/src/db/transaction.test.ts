@@ -23,8 +23,10 @@ function recorded(): { policy: Partial<RetryPolicy>; delays: number[] } {
 
 describe('isRetryable: contention by err.code only', () => {
   it('deadlock, serialization failure and busy SQLite are retryable; other errors are not', () => {
-    for (const code of ['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']) assert.ok(isRetryable(driverError(code)), code)
-    for (const code of ['23505', '23503', '57P01', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_FULL']) assert.ok(!isRetryable(driverError(code)), code)
+    for (const code of ['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED'])
+      assert.ok(isRetryable(driverError(code)), code)
+    for (const code of ['23505', '23503', '57P01', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_FULL'])
+      assert.ok(!isRetryable(driverError(code)), code)
     assert.ok(!isRetryable(new Error('deadlock detected')), 'the message is not read')
     assert.ok(!isRetryable(null) && !isRetryable(undefined) && !isRetryable({ code: 40001 }))
   })
@@ -72,7 +74,10 @@ describe('retrying', () => {
     assert.equal(runs, 5)
     assert.deepEqual(delays, [5, 10, 20, 40])
     const jittered: number[] = []
-    await retrying(() => Promise.reject(driverError('40P01')), { sleep: async (ms) => void jittered.push(ms), random: () => 0.5 }).catch(() => {})
+    await retrying(() => Promise.reject(driverError('40P01')), {
+      sleep: async (ms) => void jittered.push(ms),
+      random: () => 0.5,
+    }).catch(() => {})
     assert.deepEqual(jittered, [3, 5, 10, 20])
   })
 })
@@ -90,7 +95,10 @@ describe('withTransaction', () => {
       async (trx) => {
         const name = names[runs++]!
         const now = new Date().toISOString()
-        await trx.insertInto('wards').values({ name, name_key: name.toLowerCase(), start_time: 600, created_at: now, updated_at: now }).execute()
+        await trx
+          .insertInto('wards')
+          .values({ name, name_key: name.toLowerCase(), start_time: 600, created_at: now, updated_at: now })
+          .execute()
         if (runs <= 2) throw driverError('40P01')
       },
       { retry: recorded().policy },
@@ -98,28 +106,38 @@ describe('withTransaction', () => {
     assert.deepEqual(await Promise.all(names.map(wardNamed)), [false, false, true])
   })
 
-  it('PostgreSQL: of two transactions locking two rows in opposite orders, the deadlock victim runs again and both commit', { skip: dialect !== 'postgres' }, async () => {
-    const db = t.database.db
-    // app_settings: no trigger writes elsewhere, so the two rows are the only locks taken.
-    const keys = [unique('lock-a-'), unique('lock-b-')]
-    await db.insertInto('app_settings').values(keys.map((key) => ({ key, value: '' }))).execute()
-    let arrived = 0
-    let release!: () => void
-    const bothHoldOne = new Promise<void>((resolve) => (release = resolve))
-    let runs = 0
-    const crosswise = (first: string, second: string) =>
-      withTransaction(db, async (trx) => {
-        runs++
-        await sql`update app_settings set value = value || 'x' where key = ${first}`.execute(trx)
-        if (++arrived === 2) release()
-        await bothHoldOne // on a rerun both have arrived already: no waiting
-        await sql`update app_settings set value = value || 'x' where key = ${second}`.execute(trx)
-      })
-    await Promise.all([crosswise(keys[0]!, keys[1]!), crosswise(keys[1]!, keys[0]!)])
-    assert.equal(runs, 3, 'one of the two ran again')
-    const rows = await db.selectFrom('app_settings').select('value').where('key', 'in', keys).execute()
-    assert.deepEqual(rows.map((r) => r.value), ['xx', 'xx'])
-  })
+  it(
+    'PostgreSQL: of two transactions locking two rows in opposite orders, the deadlock victim runs again and both commit',
+    { skip: dialect !== 'postgres' },
+    async () => {
+      const db = t.database.db
+      // app_settings: no trigger writes elsewhere, so the two rows are the only locks taken.
+      const keys = [unique('lock-a-'), unique('lock-b-')]
+      await db
+        .insertInto('app_settings')
+        .values(keys.map((key) => ({ key, value: '' })))
+        .execute()
+      let arrived = 0
+      let release!: () => void
+      const bothHoldOne = new Promise<void>((resolve) => (release = resolve))
+      let runs = 0
+      const crosswise = (first: string, second: string) =>
+        withTransaction(db, async (trx) => {
+          runs++
+          await sql`update app_settings set value = value || 'x' where key = ${first}`.execute(trx)
+          if (++arrived === 2) release()
+          await bothHoldOne // on a rerun both have arrived already: no waiting
+          await sql`update app_settings set value = value || 'x' where key = ${second}`.execute(trx)
+        })
+      await Promise.all([crosswise(keys[0]!, keys[1]!), crosswise(keys[1]!, keys[0]!)])
+      assert.equal(runs, 3, 'one of the two ran again')
+      const rows = await db.selectFrom('app_settings').select('value').where('key', 'in', keys).execute()
+      assert.deepEqual(
+        rows.map((r) => r.value),
+        ['xx', 'xx'],
+      )
+    },
+  )
 })
 
 describe('withTransaction on a SQLite file shared by two connections', { skip: dialect !== 'sqlite' }, () => {
