@@ -107,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
-  await syncHighCouncilSeats(db, config.highCouncilSeats)
+  await syncHighCouncilSeats(db, dialect, config.highCouncilSeats)
   const ctx: AppContext = {
     config,
     db,

@@ -1,6 +1,5 @@
-import type { Kysely } from 'kysely'
 import type { Config } from './config.ts'
-import type { DB } from './db/schema.ts'
+import type { Database } from './db/database.ts'
 import { CALLINGS_CLI } from './modules/callings/callings.cli.ts'
 
 /** Commands contributed by domain modules (e.g. callings: list, fill a slot). */
@@ -8,7 +7,7 @@ export interface CliCommand {
   name: string
   usage: string
   description: string
-  run(db: Kysely<DB>, args: string[], config: Config): Promise<number>
+  run(database: Database, args: string[], config: Config): Promise<number>
 }
 
 export const CLI_COMMANDS: CliCommand[] = [...CALLINGS_CLI]
