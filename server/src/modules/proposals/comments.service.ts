@@ -36,7 +36,7 @@ export class CommentsService {
     await visibleProposal(this.ctx.db, viewer, proposalId)
     this.checkBody(viewer, proposalId, body)
     try {
-      const now = this.ctx.clock.now().toISOString()
+      const now = this.ctx.clock.iso()
       const comment = { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() }
       const id = await retrying(() => repo.insertComment(this.ctx.db, comment, now))
       return (await repo.findComment(this.ctx.db, proposalId, id))!
@@ -58,7 +58,7 @@ export class CommentsService {
     const comment = await this.visibleComment(viewer, proposalId, commentId)
     this.checkBody(viewer, proposalId, body)
     if (!canEditComment(viewer, comment)) throw forbidden('Only the author may edit a comment')
-    const now = this.ctx.clock.now().toISOString()
+    const now = this.ctx.clock.iso()
     if (!(await retrying(() => repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now)))) {
       throw commentNotFound()
     }
