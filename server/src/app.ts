@@ -25,6 +25,7 @@ import { AccessTokens } from './modules/auth/tokens.ts'
 import { AccessCache } from './modules/auth/access.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
+import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 import { isLevelEnabled, requestLogger } from './request-logger.ts'
 
 export interface AppDeps {
@@ -50,6 +51,7 @@ function documentErrors(route: RouteOptions): void {
   }
   if (schema.params) response[404] ??= ErrorBody
   response[500] ??= ErrorBody
+  response[503] ??= ErrorBody
 }
 
 function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
@@ -73,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // Fastify's own two lines per request are replaced by one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    ...connectionLimits(config),
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: requestLogger,
@@ -112,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
 
   await app.register(errorsPlugin)
+  await app.register(lifecyclePlugin)
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, auth: 'public' }

@@ -6,6 +6,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { startupTasks } from './startup.ts'
+import { installShutdown } from './shutdown.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -26,7 +27,9 @@ function loadConfig(): Config {
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  const database = createDatabase(config.databaseUrl)
+  // Connection failures outside any request go to the app's log once it exists.
+  let log: (error: Error, where: string) => void = (error, where) => console.error(`database ${where} error: ${error.message}`)
+  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts, onError: (error, where) => log(error, where) })
   await migrate(database.db)
 
   const app = await buildApp({
@@ -38,19 +41,9 @@ async function main(): Promise<void> {
       redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password'],
     },
   })
+  log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   await startupTasks(app, config, database.db)
-
-  let closing = false
-  const shutdown = async (signal: string) => {
-    if (closing) return
-    closing = true
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
-    await app.close() // stops accepting, waits for in-flight requests
-    await database.close()
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host

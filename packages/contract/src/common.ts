@@ -55,6 +55,7 @@ export const ERROR_CODES = [
   'in_use',
   'last_admin',
   'too_many_attempts',
+  'unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
