@@ -7,12 +7,12 @@ import { isDatabaseUnavailable } from './db/unavailable.ts'
 /**
  * Graceful shutdown, and the only way the process ends once it serves
  * (README "Operations"):
- * 1. SIGTERM or SIGINT: /ready answers 503 at once, idle keep-alive
- *    connections are closed, and every answer carries `Connection: close`;
+ * 1. SIGTERM or SIGINT: /ready answers 503 at once, and every answer
+ *    carries `Connection: close`;
  * 2. for `shutdownDrainMs` the listener still accepts, so requests already on
  *    their way (sent before a load balancer saw /ready fail) are served;
- * 3. the listener closes, in-flight requests finish, the database closes,
- *    exit 0. At `shutdownTimeoutMs` the process ends regardless: exit 0 if
+ * 3. idle keep-alive connections are closed, the listener closes, in-flight
+ *    requests finish, the database closes, exit 0. At `shutdownTimeoutMs` the process ends regardless: exit 0 if
  *    every request had finished (only the database close was slow), else 1.
  *
  * An uncaught exception leaves the process in an unknown state: it is logged
@@ -33,9 +33,11 @@ export function installShutdown(app: FastifyInstance, database: Database, timeou
       process.exit(requestsFinished ? exitCode : 1)
     }, timeouts.shutdownTimeoutMs).unref()
 
-    app.server.closeIdleConnections()
     await sleep(timeouts.shutdownDrainMs)
     app.lifecycle.closing = true
+    // Not before: a request may be on its way on an idle socket (closing it
+    // then resets that request); during the drain each answer closes its socket.
+    app.server.closeIdleConnections()
     await app.close() // stops the listener, waits for in-flight requests and their connections
     requestsFinished = true
     await database.close().catch((error: unknown) => app.log.warn({ err: error }, 'closing the database failed'))
