@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Config } from '../config.ts'
@@ -32,7 +34,25 @@ export function connectionLimits(config: Config): Partial<FastifyServerOptions> 
     // Node checks request and header timeouts every `connectionsCheckingInterval`
     // (30 s by default), which would let a slow client hold on far longer.
     http: { headersTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, requestTimeoutMs) },
+    clientErrorHandler: answerClientError,
   } as Partial<FastifyServerOptions>
+}
+
+/**
+ * A request Node gave up on before Fastify saw it (timed out, headers too
+ * large, unparsable): answered with the contract's `{detail}` body, then the
+ * socket is closed (as Fastify's own handler does, with its own body).
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const body = JSON.stringify({ detail: STATUS_CODES[status] })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(error)
 }
 
 export default fp(async function lifecyclePlugin(app: FastifyInstance) {
