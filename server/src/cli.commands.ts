@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from './config.ts'
 import type { DB } from './db/schema.ts'
 import { CALLINGS_CLI } from './modules/callings/callings.cli.ts'
+import { HOUSEKEEPING_CLI } from './modules/ops/housekeeping.ts'
 
 /** Commands contributed by domain modules (e.g. callings: list, fill a slot). */
 export interface CliCommand {
@@ -11,4 +12,4 @@ export interface CliCommand {
   run(db: Kysely<DB>, args: string[], config: Config): Promise<number>
 }
 
-export const CLI_COMMANDS: CliCommand[] = [...CALLINGS_CLI]
+export const CLI_COMMANDS: CliCommand[] = [...CALLINGS_CLI, ...HOUSEKEEPING_CLI]

@@ -2,9 +2,11 @@ import path from 'node:path'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app.ts'
+import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
+import { housekeeping } from './modules/ops/housekeeping.ts'
 import { startupTasks } from './startup.ts'
 import { installShutdown } from './shutdown.ts'
 
@@ -43,9 +45,14 @@ async function main(): Promise<void> {
   })
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   await startupTasks(app, config, database.db)
+
+  const purging = housekeeping(database.db, systemClock, app.log)
+  // Stopped while the app closes, before the database does (shutdown.ts).
+  app.addHook('onClose', () => purging.stop())
   installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
+  purging.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   console.log(`Stake Administration Service: http://${shown}:${config.port}/  (API docs: /docs)`)
 }
