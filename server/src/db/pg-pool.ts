@@ -23,7 +23,12 @@ export type ErrorSink = (error: Error, where: string) => void
  * - ROLLBACK on such a client is skipped: the server ends the transaction
  *   when the connection closes, and the real error is the one to report.
  */
-export function guardedPool(url: string, poolSize: number, timeouts: PgTimeouts, onError: ErrorSink): { pool: PostgresPool; raw: pg.Pool } {
+export function guardedPool(
+  url: string,
+  poolSize: number,
+  timeouts: PgTimeouts,
+  onError: ErrorSink,
+): { pool: PostgresPool; raw: pg.Pool } {
   const raw = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -54,7 +59,8 @@ export function guardedPool(url: string, poolSize: number, timeouts: PgTimeouts,
             return await client.query(sql, parameters as unknown[])
           } catch (error) {
             // SQL errors keep their SQLSTATE; type errors are ours (bad parameters), not the database's.
-            if (error instanceof pg.DatabaseError || error instanceof TypeError || error instanceof RangeError) throw error
+            if (error instanceof pg.DatabaseError || error instanceof TypeError || error instanceof RangeError)
+              throw error
             broken ??= new DatabaseUnavailable(error)
             throw broken
           }

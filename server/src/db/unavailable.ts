@@ -30,7 +30,14 @@ const PG_UNAVAILABLE_CLASSES = new Set(['08', '53'])
  * file or file system, I/O failure, file gone. Extended codes
  * (`SQLITE_IOERR_WRITE`, `SQLITE_READONLY_DBMOVED`...) share their primary's prefix.
  */
-const SQLITE_UNAVAILABLE = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'])
+const SQLITE_UNAVAILABLE = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_LOCKED',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+])
 
 /** Whether `error` means the database is unavailable (answered 503 + Retry-After), decided by its type and code. */
 export function isDatabaseUnavailable(error: unknown): boolean {

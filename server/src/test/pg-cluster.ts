@@ -7,12 +7,17 @@ import { freePort } from './process.ts'
 /** Runs a command as the `postgres` OS user; fails after `timeoutMs`. */
 function asPostgres(command: string, args: string[], timeoutMs = 60_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs })
+    const child = spawn('runuser', ['-u', 'postgres', '--', command, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+    })
     let output = ''
     child.stdout.on('data', (chunk) => (output += chunk))
     child.stderr.on('data', (chunk) => (output += chunk))
     child.on('error', reject)
-    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`${path.basename(command)} ${args[0]}: exit ${code}: ${output}`))))
+    child.on('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${path.basename(command)} ${args[0]}: exit ${code}: ${output}`)),
+    )
   })
 }
 
@@ -50,7 +55,17 @@ export class PrivateCluster {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-pg-'))
     fs.chownSync(dir, uidOf('postgres')!, -1)
     const cluster = new PrivateCluster(bin, dir, await freePort())
-    await asPostgres(path.join(bin, 'initdb'), ['-D', cluster.data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync'])
+    await asPostgres(path.join(bin, 'initdb'), [
+      '-D',
+      cluster.data,
+      '-U',
+      'postgres',
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ])
     await cluster.start()
     return cluster
   }

@@ -46,7 +46,10 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       await exited
     },
   }
-  const started = await waitFor(() => output.includes('Stake Administration Service: http') || child.exitCode !== null, 60_000)
+  const started = await waitFor(
+    () => output.includes('Stake Administration Service: http') || child.exitCode !== null,
+    60_000,
+  )
   if (!started || child.exitCode !== null) {
     await server.kill()
     throw new Error(`the server did not start: ${output}`)

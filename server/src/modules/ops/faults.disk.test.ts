@@ -49,7 +49,11 @@ describe('SQLite on a full disk (a process on a small tmpfs)', { skip: 'skip' in
   let token: string
 
   before(async () => {
-    server = await startServer({ DATABASE_URL: `sqlite:${path.join(dir, 'stake.db')}`, INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD, SHUTDOWN_DRAIN_MS: '100' })
+    server = await startServer({
+      DATABASE_URL: `sqlite:${path.join(dir, 'stake.db')}`,
+      INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      SHUTDOWN_DRAIN_MS: '100',
+    })
     token = await adminToken(server.base)
   })
 
@@ -91,9 +95,9 @@ describe('SQLite on a full disk (a process on a small tmpfs)', { skip: 'skip' in
     assert.equal((await request(`${server.base}/api/ready`)).status, 200)
     const recovered = await createWard(server.base, token, 'After space was freed')
     assert.equal(recovered.status, 201)
-    const names = (await (await request(`${server.base}/api/wards`, { headers: { authorization: `Bearer ${token}` } })).json()).map(
-      (w: { name: string }) => w.name,
-    )
+    const names = (
+      await (await request(`${server.base}/api/wards`, { headers: { authorization: `Bearer ${token}` } })).json()
+    ).map((w: { name: string }) => w.name)
     assert.ok(names.includes('After space was freed'))
 
     assert.equal(server.child.exitCode, null, 'still running')

@@ -5,7 +5,15 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { dialect } from '../../test/harness.ts'
 import { PrivateCluster } from '../../test/pg-cluster.ts'
-import { ADMIN_PASSWORD, adminToken, createWard, request, startServer, waitFor, type ServerProcess } from '../../test/process.ts'
+import {
+  ADMIN_PASSWORD,
+  adminToken,
+  createWard,
+  request,
+  startServer,
+  waitFor,
+  type ServerProcess,
+} from '../../test/process.ts'
 import { StallProxy } from '../../test/stall-proxy.ts'
 
 // Short timeouts, so each fault shows within a second or two.
@@ -149,7 +157,9 @@ describe('a database that goes silent (a stalling TCP proxy)', { skip: pgOnly },
     proxy!.resume()
     assert.ok(await waitFor(async () => (await request(`${base}/api/ready`)).status === 200, 15_000), 'ready again')
     assert.equal((await createWard(base, token, 'After the stall')).status, 201)
-    const names = (await (await request(`${base}/api/wards`, { headers: auth })).json()).map((w: { name: string }) => w.name)
+    const names = (await (await request(`${base}/api/wards`, { headers: auth })).json()).map(
+      (w: { name: string }) => w.name,
+    )
     assert.ok(names.includes('Before the stall') && names.includes('After the stall'))
     assert.equal(server!.child.exitCode, null)
   })

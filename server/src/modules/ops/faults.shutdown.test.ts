@@ -14,7 +14,12 @@ interface Answer {
 }
 
 /** One request on `agent` (keep-alive) or a fresh connection; fails instead of hanging. */
-function send(base: string, method: string, url: string, options: { agent?: http.Agent; body?: string; type?: string } = {}) {
+function send(
+  base: string,
+  method: string,
+  url: string,
+  options: { agent?: http.Agent; body?: string; type?: string } = {},
+) {
   return new Promise<Answer>((resolve, reject) => {
     const req = http.request(`${base}${url}`, {
       method,
@@ -34,55 +39,59 @@ function send(base: string, method: string, url: string, options: { agent?: http
 }
 
 // Process-level behaviour, the same on both databases: run once.
-describe('SIGTERM with keep-alive clients (a real process)', { skip: dialect !== 'sqlite' && 'runs in the SQLite pass only' }, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-term-'))
-  let server: ServerProcess | undefined
-  after(async () => {
-    await server?.kill()
-    fs.rmSync(dir, { recursive: true, force: true })
-  })
-
-  it('answers in-flight and draining requests, closes idle sockets, and exits 0 before the deadline', async () => {
-    server = await startServer({
-      DATABASE_URL: `sqlite:${path.join(dir, 'stake.db')}`,
-      INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      LOG_LEVEL: 'info',
-      SHUTDOWN_DRAIN_MS: '1500',
-      SHUTDOWN_TIMEOUT_MS: '8000',
+describe(
+  'SIGTERM with keep-alive clients (a real process)',
+  { skip: dialect !== 'sqlite' && 'runs in the SQLite pass only' },
+  () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-term-'))
+    let server: ServerProcess | undefined
+    after(async () => {
+      await server?.kill()
+      fs.rmSync(dir, { recursive: true, force: true })
     })
-    const { base } = server
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 12 })
-    try {
-      // Twelve sockets kept open by the client, idle when the signal comes.
-      const warm = await Promise.all(Array.from({ length: 12 }, () => send(base, 'GET', '/api/health', { agent })))
-      assert.ok(warm.every((a) => a.status === 200 && a.connection === 'keep-alive'))
 
-      // Sign-ins (an argon2 hash each) in flight when the signal comes.
-      const form = new URLSearchParams({ username: 'admin@example.com', password: ADMIN_PASSWORD }).toString()
-      const inFlight = Array.from({ length: 6 }, () =>
-        send(base, 'POST', '/api/auth/login', { agent, body: form, type: 'application/x-www-form-urlencoded' }),
-      )
-      server.child.kill('SIGTERM')
-      assert.ok(await waitFor(() => server!.output().includes('shutting down'), 5000), 'the signal was taken')
+    it('answers in-flight and draining requests, closes idle sockets, and exits 0 before the deadline', async () => {
+      server = await startServer({
+        DATABASE_URL: `sqlite:${path.join(dir, 'stake.db')}`,
+        INITIAL_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DRAIN_MS: '1500',
+        SHUTDOWN_TIMEOUT_MS: '8000',
+      })
+      const { base } = server
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 12 })
+      try {
+        // Twelve sockets kept open by the client, idle when the signal comes.
+        const warm = await Promise.all(Array.from({ length: 12 }, () => send(base, 'GET', '/api/health', { agent })))
+        assert.ok(warm.every((a) => a.status === 200 && a.connection === 'keep-alive'))
 
-      // Draining: not ready any more, but a request on its way is still served.
-      const ready = await send(base, 'GET', '/api/ready')
-      assert.equal(ready.status, 503)
-      assert.equal(JSON.parse(ready.body).code, 'unavailable')
-      const late = await send(base, 'GET', '/api/health')
-      assert.equal(late.status, 200)
-      assert.equal(late.connection, 'close')
+        // Sign-ins (an argon2 hash each) in flight when the signal comes.
+        const form = new URLSearchParams({ username: 'admin@example.com', password: ADMIN_PASSWORD }).toString()
+        const inFlight = Array.from({ length: 6 }, () =>
+          send(base, 'POST', '/api/auth/login', { agent, body: form, type: 'application/x-www-form-urlencoded' }),
+        )
+        server.child.kill('SIGTERM')
+        assert.ok(await waitFor(() => server!.output().includes('shutting down'), 5000), 'the signal was taken')
 
-      const answers = await Promise.all(inFlight)
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        answers.map(() => 200),
-        'every in-flight sign-in answered',
-      )
-      assert.equal(await server.exited, 0, 'exit 0 although the client still holds its keep-alive sockets')
-      assert.doesNotMatch(server.output(), /shutdown deadline reached/)
-    } finally {
-      agent.destroy()
-    }
-  })
-})
+        // Draining: not ready any more, but a request on its way is still served.
+        const ready = await send(base, 'GET', '/api/ready')
+        assert.equal(ready.status, 503)
+        assert.equal(JSON.parse(ready.body).code, 'unavailable')
+        const late = await send(base, 'GET', '/api/health')
+        assert.equal(late.status, 200)
+        assert.equal(late.connection, 'close')
+
+        const answers = await Promise.all(inFlight)
+        assert.deepEqual(
+          answers.map((a) => a.status),
+          answers.map(() => 200),
+          'every in-flight sign-in answered',
+        )
+        assert.equal(await server.exited, 0, 'exit 0 although the client still holds its keep-alive sockets')
+        assert.doesNotMatch(server.output(), /shutdown deadline reached/)
+      } finally {
+        agent.destroy()
+      }
+    })
+  },
+)

@@ -20,7 +20,9 @@ export const MIN_FREE_BYTES = 1024 * 1024
  */
 export async function whyNotWritable(db: Kysely<DB>, dialect: Dialect): Promise<string | null> {
   if (dialect === 'postgres') {
-    const { rows } = await sql<{ read_only: string }>`select current_setting('transaction_read_only') as read_only`.execute(db)
+    const { rows } = await sql<{
+      read_only: string
+    }>`select current_setting('transaction_read_only') as read_only`.execute(db)
     return rows[0]?.read_only === 'off' ? null : 'the database is read-only'
   }
   await db.connection().execute(async (connection) => {

@@ -12,7 +12,13 @@ describe('which errors mean "database unavailable"', () => {
   const pgError = (code: string) => Object.assign(new pg.DatabaseError('message', 0, 'error'), { code })
 
   it('is decided by the error type and its code, never its message', () => {
-    for (const code of ['SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_READONLY', 'SQLITE_IOERR_WRITE']) {
+    for (const code of [
+      'SQLITE_FULL',
+      'SQLITE_BUSY',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_READONLY',
+      'SQLITE_IOERR_WRITE',
+    ]) {
       assert.equal(isDatabaseUnavailable(new BetterSqlite3.SqliteError('m', code)), true, code)
     }
     for (const code of ['57P01', '57P02', '57P03', '08006', '08001', '53300', '57014', '25006']) {
@@ -45,7 +51,9 @@ async function readOnly(t: TestApp): Promise<() => Promise<void>> {
     db.connection().execute(async (c) => {
       await sql`set default_transaction_read_only = off`.execute(c)
       await sql`alter database ${name} set default_transaction_read_only = ${sql.raw(value)}`.execute(c)
-      await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(c)
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(
+        c,
+      )
       await sql`select pg_terminate_backend(pg_backend_pid())`.execute(c).catch(() => {})
     })
   await flip('on').catch(() => {})
@@ -67,7 +75,11 @@ describe('a database that cannot take writes', () => {
     const undo = await readOnly(t)
     try {
       const writes = await until(503, () => as('POST', '/api/wards', { name: 'Refused', start_time: 540 }))
-      assert.deepEqual(writes.filter((s) => s !== 503), [], 'never 201 or 500')
+      assert.deepEqual(
+        writes.filter((s) => s !== 503),
+        [],
+        'never 201 or 500',
+      )
       const write = await as('POST', '/api/wards', { name: 'Refused', start_time: 540 })
       assert.equal(write.statusCode, 503)
       assert.equal(write.headers['retry-after'], '5')
@@ -75,7 +87,10 @@ describe('a database that cannot take writes', () => {
 
       const reads = await until(200, () => as('GET', '/api/wards'))
       assert.equal(reads.at(-1), 200, `reads: ${reads}`)
-      assert.deepEqual(reads.filter((s) => s !== 200 && s !== 503), [])
+      assert.deepEqual(
+        reads.filter((s) => s !== 200 && s !== 503),
+        [],
+      )
       const ready = await until(503, () => t.app.inject({ method: 'GET', url: '/api/ready' }))
       assert.equal(ready.at(-1), 503)
     } finally {
@@ -86,23 +101,27 @@ describe('a database that cannot take writes', () => {
   })
 })
 
-describe('SQLite: the first error of a transaction is the one reported', { skip: dialect !== 'sqlite' && 'SQLite pass only' }, () => {
-  const t = useTestApp()
+describe(
+  'SQLite: the first error of a transaction is the one reported',
+  { skip: dialect !== 'sqlite' && 'SQLite pass only' },
+  () => {
+    const t = useTestApp()
 
-  it('a ROLLBACK after SQLite rolled back on its own does not replace the error', async () => {
-    // SQLite ends the transaction itself on SQLITE_FULL, SQLITE_IOERR...; the
-    // inner ROLLBACK stands in for that here.
-    const real = new Error('the real failure')
-    await assert.rejects(
-      t.database.db.transaction().execute(async (trx) => {
-        await sql`rollback`.execute(trx)
-        throw real
-      }),
-      (error) => error === real,
-    )
-    assert.equal((await sql<{ one: number }>`select 1 as one`.execute(t.database.db)).rows[0]!.one, 1)
-  })
-})
+    it('a ROLLBACK after SQLite rolled back on its own does not replace the error', async () => {
+      // SQLite ends the transaction itself on SQLITE_FULL, SQLITE_IOERR...; the
+      // inner ROLLBACK stands in for that here.
+      const real = new Error('the real failure')
+      await assert.rejects(
+        t.database.db.transaction().execute(async (trx) => {
+          await sql`rollback`.execute(trx)
+          throw real
+        }),
+        (error) => error === real,
+      )
+      assert.equal((await sql<{ one: number }>`select 1 as one`.execute(t.database.db)).rows[0]!.one, 1)
+    })
+  },
+)
 
 describe('shutdown as the requests see it', () => {
   it('draining: /ready 503 and Connection: close; closed: 503 with the contract body', async () => {
@@ -131,10 +150,17 @@ describe('shutdown as the requests see it', () => {
 describe('body limits say their real size', () => {
   const t = useTestApp()
   const form = (body: string) =>
-    t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: body })
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: body,
+    })
 
   it('the sign-in form: 413 "limit 16 KiB" over it, while the longest valid form fits', async () => {
-    const tooBig = await form(new URLSearchParams({ username: 'a@example.org', password: 'p'.repeat(17 * 1024) }).toString())
+    const tooBig = await form(
+      new URLSearchParams({ username: 'a@example.org', password: 'p'.repeat(17 * 1024) }).toString(),
+    )
     assert.equal(tooBig.statusCode, 413)
     assert.deepEqual(tooBig.json(), { detail: 'Request body is too large (limit 16 KiB)' })
     // 254 + 1,024 characters of 4 UTF-8 bytes each, percent-encoded.
