@@ -38,10 +38,7 @@ async function main(): Promise<void> {
     config,
     db: database.db,
     dialect: database.dialect,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password'],
-    },
+    logger: { level: config.logLevel },
   })
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   await startupTasks(app, config, database.db)

@@ -67,8 +67,8 @@ export const HOUSEKEEPING_CLI: CliCommand[] = [
     name: 'purge',
     usage: 'purge',
     description: 'delete expired sessions, refresh grace and stale login-throttle rows',
-    async run(db) {
-      const purged = await purgeExpired(db, systemClock.now())
+    async run(database) {
+      const purged = await purgeExpired(database.db, systemClock.now())
       console.log(
         `Purged ${purged.sessions} expired session(s), ${purged.refreshGrace} expired refresh grace(s), ` +
           `${purged.throttle} stale login-throttle row(s).`,
