@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE)
     return command ? 0 : 1
   }
-  const database = createDatabase(config.databaseUrl)
+  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts })
   try {
     await migrate(database.db)
     const hasher = new PasswordHasher(config.argon2)

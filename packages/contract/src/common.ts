@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   'too_many_attempts',
   /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
   'busy',
+  'unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
