@@ -179,3 +179,15 @@ test('a lost connection is shown, changes wait for it, and everything recovers',
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page.getByRole('link', { name: calling.name })).toBeVisible();
 });
+
+test('a page opened while the server cannot be reached explains it, then signs the user in by itself', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: BOARD })).toBeVisible();
+  await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+  await page.reload();
+  await expect(page.getByText("You're offline — changes will be retried.")).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('could not be reached');
+  await page.unroute('**/api/**');
+  await expect(page.getByRole('heading', { name: BOARD })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("You're offline — changes will be retried.")).toBeHidden();
+});
