@@ -1,19 +1,19 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
-import { ChunkLoadError } from './chunks';
-import { retryFailedPages } from './lazyPage';
-import { reportError } from './report';
+import { Component, type ErrorInfo, type ReactNode } from 'react'
+import { useLocation } from 'react-router'
+import { ChunkLoadError } from './chunks'
+import { retryFailedPages } from './lazyPage'
+import { reportError } from './report'
 
 interface Props {
-  children: ReactNode;
+  children: ReactNode
   /** The error is cleared when this changes (the route's path). */
-  resetKey?: string;
+  resetKey?: string
   /** 'app' for the outermost boundary, which has no navigation around it. */
-  scope: 'page' | 'app';
+  scope: 'page' | 'app'
 }
 
 interface State {
-  error: unknown;
+  error: unknown
 }
 
 /** What happened, in plain words. */
@@ -27,12 +27,12 @@ function explain(error: unknown): { title: string; text: string } {
       : {
           title: 'This page could not be loaded',
           text: 'Part of the app could not be downloaded, probably because the connection dropped for a moment. Check your connection, then try again.',
-        };
+        }
   }
   return {
     title: 'Something went wrong on this page',
     text: 'An unexpected error stopped this page from showing. Try again, or reload the app. You can also go to another page from the menu.',
-  };
+  }
 }
 
 /**
@@ -42,30 +42,30 @@ function explain(error: unknown): { title: string; text: string } {
  * the outermost one catches anything else.
  */
 export class ErrorBoundary extends Component<Props, State> {
-  state: State = { error: null };
+  state: State = { error: null }
 
   static getDerivedStateFromError(error: unknown): State {
-    return { error: error ?? new Error('Unknown error') };
+    return { error: error ?? new Error('Unknown error') }
   }
 
   componentDidCatch(error: unknown, _info: ErrorInfo): void {
-    reportError(error, window.location.pathname);
+    reportError(error, window.location.pathname)
   }
 
   componentDidUpdate(prev: Props): void {
-    if (this.state.error && prev.resetKey !== this.props.resetKey) this.setState({ error: null });
+    if (this.state.error && prev.resetKey !== this.props.resetKey) this.setState({ error: null })
   }
 
   private retry = () => {
-    retryFailedPages();
-    this.setState({ error: null });
-  };
+    retryFailedPages()
+    this.setState({ error: null })
+  }
 
   render() {
-    const { error } = this.state;
-    if (!error) return this.props.children;
-    const { title, text } = explain(error);
-    const detail = error instanceof Error ? error.message : String(error);
+    const { error } = this.state
+    if (!error) return this.props.children
+    const { title, text } = explain(error)
+    const detail = error instanceof Error ? error.message : String(error)
     const panel = (
       <div className="card error-panel" role="alert">
         <h1>{title}</h1>
@@ -90,17 +90,17 @@ export class ErrorBoundary extends Component<Props, State> {
           </details>
         )}
       </div>
-    );
-    return this.props.scope === 'app' ? <div className="boot">{panel}</div> : panel;
+    )
+    return this.props.scope === 'app' ? <div className="boot">{panel}</div> : panel
   }
 }
 
 /** A boundary for one route: cleared when the user goes to another page. */
 export function RouteBoundary({ children }: { children: ReactNode }) {
-  const { pathname } = useLocation();
+  const { pathname } = useLocation()
   return (
     <ErrorBoundary scope="page" resetKey={pathname}>
       {children}
     </ErrorBoundary>
-  );
+  )
 }

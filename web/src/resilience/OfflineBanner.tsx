@@ -1,8 +1,8 @@
-import { useOnline } from './connection';
+import { useOnline } from './connection'
 
 /** Shown while the server cannot be reached; goes away by itself on recovery. */
 export function OfflineBanner() {
-  const online = useOnline();
+  const online = useOnline()
   return (
     <div role="status" aria-live="polite" className="offline-slot">
       {!online && (
@@ -12,5 +12,5 @@ export function OfflineBanner() {
         </div>
       )}
     </div>
-  );
+  )
 }

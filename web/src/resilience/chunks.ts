@@ -12,10 +12,10 @@
  */
 
 /** Waits before each retry, in ms (3 retries: about 4.5 s in all). */
-export const RETRY_DELAYS = [500, 1000, 3000];
-const RELOAD_MARKER = 'stake.reloadedForNewVersion';
+export const RETRY_DELAYS = [500, 1000, 3000]
+const RELOAD_MARKER = 'stake.reloadedForNewVersion'
 /** A second automatic reload within this time is refused. */
-export const RELOAD_WINDOW_MS = 5 * 60_000;
+export const RELOAD_WINDOW_MS = 5 * 60_000
 
 /** A page's code could not be loaded; `newVersion` when a reload would get a newer build. */
 export class ChunkLoadError extends Error {
@@ -23,74 +23,78 @@ export class ChunkLoadError extends Error {
     readonly cause: unknown,
     readonly newVersion: boolean,
   ) {
-    super(cause instanceof Error ? cause.message : String(cause));
-    this.name = 'ChunkLoadError';
+    super(cause instanceof Error ? cause.message : String(cause))
+    this.name = 'ChunkLoadError'
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms))
 
 /** Resolves at once when the browser says it is online, else at the next `online` event. */
 export function waitUntilOnline(): Promise<void> {
-  if (typeof navigator === 'undefined' || navigator.onLine) return Promise.resolve();
-  return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
+  if (typeof navigator === 'undefined' || navigator.onLine) return Promise.resolve()
+  return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }))
 }
 
-export async function withRetry<T>(load: () => Promise<T>, delays: readonly number[] = RETRY_DELAYS, wait = sleep): Promise<T> {
+export async function withRetry<T>(
+  load: () => Promise<T>,
+  delays: readonly number[] = RETRY_DELAYS,
+  wait = sleep,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await load();
+      return await load()
     } catch (err) {
-      if (attempt >= delays.length) throw err;
-      await wait(delays[attempt]!);
-      await waitUntilOnline();
+      if (attempt >= delays.length) throw err
+      await wait(delays[attempt]!)
+      await waitUntilOnline()
     }
   }
 }
 
 const entryOf = (doc: Document): string | null =>
-  doc.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null;
+  doc.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null
 
 /** True when the server's index.html names another entry script than the one running. */
 export async function newVersionAvailable(): Promise<boolean> {
-  const running = entryOf(document);
-  if (!running) return false;
+  const running = entryOf(document)
+  if (!running) return false
   try {
-    const res = await fetch('/index.html', { cache: 'no-store', credentials: 'same-origin' });
-    if (!res.ok) return false;
-    const latest = entryOf(new DOMParser().parseFromString(await res.text(), 'text/html'));
-    return latest !== null && latest !== running;
+    const res = await fetch('/index.html', { cache: 'no-store', credentials: 'same-origin' })
+    if (!res.ok) return false
+    const latest = entryOf(new DOMParser().parseFromString(await res.text(), 'text/html'))
+    return latest !== null && latest !== running
   } catch {
-    return false;
+    return false
   }
 }
 
 /** The decision, apart from the browser: reload unless one happened within the window. */
 export function mayReload(lastReloadAt: string | null, now: number): boolean {
-  const at = Number(lastReloadAt);
-  return !(lastReloadAt && Number.isFinite(at) && now - at >= 0 && now - at < RELOAD_WINDOW_MS);
+  const at = Number(lastReloadAt)
+  return !(lastReloadAt && Number.isFinite(at) && now - at >= 0 && now - at < RELOAD_WINDOW_MS)
 }
 
 /** Reloads the page once per window; false when refused (or storage is unavailable). */
 export function reloadOnce(): boolean {
   try {
-    if (!mayReload(sessionStorage.getItem(RELOAD_MARKER), Date.now())) return false;
-    sessionStorage.setItem(RELOAD_MARKER, String(Date.now()));
+    if (!mayReload(sessionStorage.getItem(RELOAD_MARKER), Date.now())) return false
+    sessionStorage.setItem(RELOAD_MARKER, String(Date.now()))
   } catch {
-    return false; // without the marker a reload could loop
+    return false // without the marker a reload could loop
   }
-  window.location.reload();
-  return true;
+  window.location.reload()
+  return true
 }
 
 /** Loads a page's module: retries, then a reload onto a new version, then ChunkLoadError. */
 export async function loadChunk<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await withRetry(load);
+    return await withRetry(load)
   } catch (err) {
-    const newVersion = await newVersionAvailable();
+    const newVersion = await newVersionAvailable()
     // The page is going away: keep showing the loading state until it does.
-    if (newVersion && reloadOnce()) return new Promise<T>(() => {});
-    throw new ChunkLoadError(err, newVersion);
+    if (newVersion && reloadOnce()) return new Promise<T>(() => {})
+    throw new ChunkLoadError(err, newVersion)
   }
 }

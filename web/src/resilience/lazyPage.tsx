@@ -1,9 +1,9 @@
-import { lazy, type ComponentType } from 'react';
-import { loadChunk } from './chunks';
+import { lazy, type ComponentType } from 'react'
+import { loadChunk } from './chunks'
 
-type Module = { default: ComponentType };
+type Module = { default: ComponentType }
 
-const failedPages = new Set<() => void>();
+const failedPages = new Set<() => void>()
 
 /**
  * React.lazy keeps a failed load for good, so "Try again" could never
@@ -14,20 +14,20 @@ export function lazyPage(load: () => Promise<Module>): ComponentType {
   const make = () =>
     lazy(() =>
       loadChunk(load).catch((err: unknown) => {
-        failedPages.add(reset);
-        throw err;
+        failedPages.add(reset)
+        throw err
       }),
-    );
-  let Current = make();
+    )
+  let Current = make()
   const reset = () => {
-    Current = make();
-  };
+    Current = make()
+  }
   return function LazyPage() {
-    return <Current />;
-  };
+    return <Current />
+  }
 }
 
 export function retryFailedPages(): void {
-  for (const reset of failedPages) reset();
-  failedPages.clear();
+  for (const reset of failedPages) reset()
+  failedPages.clear()
 }

@@ -53,7 +53,10 @@ describe('POST /api/client-errors', () => {
     assert.equal(reports()[0]!.user_id, null)
     const pending = await createUser(t, { forcePasswordReset: true })
     const { token } = await login(t, pending)
-    assert.equal((await report({ message: 'boom', route: '/change-password' }, { authorization: `Bearer ${token}` })).statusCode, 204)
+    assert.equal(
+      (await report({ message: 'boom', route: '/change-password' }, { authorization: `Bearer ${token}` })).statusCode,
+      204,
+    )
     assert.equal(reports()[1]!.user_id, pending.id)
   })
 
@@ -79,7 +82,9 @@ describe('POST /api/client-errors', () => {
       const res = await report(payload)
       assert.equal(res.statusCode, 422, JSON.stringify(payload).slice(0, 80))
       assert.ok(
-        res.json().detail.some((e: { loc: string[] }) => e.loc[0] === 'body' && (e.loc[1] === field || e.loc.length === 1)),
+        res
+          .json()
+          .detail.some((e: { loc: string[] }) => e.loc[0] === 'body' && (e.loc[1] === field || e.loc.length === 1)),
         `${field}: ${res.body.slice(0, 200)}`,
       )
     }
