@@ -61,6 +61,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route-level options of @fastify/helmet, merged over the global ones (set on API routes). */
     helmet?: typeof API_HELMET
+    /** The path carries a secret (a feed token): the request line logs the route's pattern instead. */
+    secretPath?: boolean
   }
 }
 
@@ -128,7 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     request.log.info(
       {
         method: request.method,
-        url: request.url.split('?')[0],
+        url: request.routeOptions.config.secretPath ? request.routeOptions.url : request.url.split('?')[0],
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         ip: request.ip,

@@ -17,6 +17,10 @@ export interface Config {
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
+  /** IANA time zone the stake's meeting times are in (calendar feed). */
+  stakeTimezone: string
+  /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
+  publicUrl: string | null
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** argon2id cost; production values by default, cheap ones in tests. */
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
@@ -65,6 +69,33 @@ function bool(env: Record<string, string | undefined>, name: string, fallback: b
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
 }
 
+/** An IANA zone name as Intl knows it (canonical spelling); unset = the server's own zone. */
+function timeZone(raw: string | undefined): string {
+  const name = raw?.trim()
+  if (!name) return Intl.DateTimeFormat().resolvedOptions().timeZone
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
+  } catch {
+    throw new ConfigError(`STAKE_TIMEZONE is not an IANA time zone name: "${raw}"`)
+  }
+}
+
+/** http(s) origin with an optional path prefix, kept without a trailing slash. */
+function publicUrl(raw: string | undefined): string | null {
+  const value = raw?.trim()
+  if (!value) return null
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`PUBLIC_URL is not a URL: "${value}"`)
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) address without query, fragment or credentials: "${value}"`)
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
 
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -104,6 +135,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),
     hcApprovalsRequired: int(env, 'HC_APPROVALS_REQUIRED', 3, 1, 100),
     highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
+    stakeTimezone: timeZone(env.STAKE_TIMEZONE),
+    publicUrl: publicUrl(env.PUBLIC_URL),
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,

@@ -91,3 +91,11 @@ export const SpeakingTopicBody = Type.Object({
   reference: Type.Optional(Type.Union([Type.Null(), Type.String({ maxLength: 2000 })])),
 })
 export type SpeakingTopicBody = Static<typeof SpeakingTopicBody>
+
+/** POST /speaking/feed (contract §13): the secret iCalendar address; shown once, stored only hashed. */
+export const SpeakingFeed = Type.Object({ url: Type.String() })
+export type SpeakingFeed = Static<typeof SpeakingFeed>
+
+/** GET /speaking/feed/{token}.ics — checked by the handler, so that a malformed name is a plain 404. */
+export const SpeakingFeedParams = Type.Object({ file: Type.String({ maxLength: 200 }) })
+export type SpeakingFeedParams = Static<typeof SpeakingFeedParams>

@@ -91,6 +91,8 @@ export interface WardsTable {
   name: string
   name_key: string
   start_time: number
+  /** 1–5: the Sunday of the month the ward's speaker comes (5 = the last when there is no fifth). */
+  speaking_sunday: Generated<number>
   created_at: string
   updated_at: string
 }

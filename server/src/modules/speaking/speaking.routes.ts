@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
+import feedRoutes from './feed.routes.ts'
 import { SpeakingService } from './speaking.service.ts'
 
 const tags = ['speaking']
@@ -114,4 +115,6 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
       return reply.status(204).send(null)
     },
   )
+
+  await feedRoutes(app, ctx)
 }

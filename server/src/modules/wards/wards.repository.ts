@@ -19,10 +19,10 @@ function wardQuery(db: Executor) {
           .as('b'),
       (join) => join.onRef('b.ward_id', '=', 'w.id'),
     )
-    .select(['w.id', 'w.name', 'w.start_time', 'b.user_id as bishop_id'])
+    .select(['w.id', 'w.name', 'w.start_time', 'w.speaking_sunday', 'b.user_id as bishop_id'])
 }
 
-type WardRow = { id: number; name: string; start_time: number; bishop_id: number | null }
+type WardRow = { id: number; name: string; start_time: number; speaking_sunday: number; bishop_id: number | null }
 
 /** The one mapper from a ward row to the API shape (contract §6). */
 export const toWard = (row: WardRow): Ward => ({
@@ -30,6 +30,7 @@ export const toWard = (row: WardRow): Ward => ({
   name: row.name,
   bishop_id: row.bishop_id ?? null,
   start_time: row.start_time,
+  speaking_sunday: row.speaking_sunday,
 })
 
 export async function listWards(db: Executor): Promise<Ward[]> {
@@ -46,13 +47,14 @@ export function wardExists(db: Executor, id: number) {
   return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst()
 }
 
-export function insertWard(db: Executor, values: { name: string; start_time: number; now: string }) {
+export function insertWard(db: Executor, values: { name: string; start_time: number; speaking_sunday?: number; now: string }) {
   return db
     .insertInto('wards')
     .values({
       name: values.name.trim(),
       name_key: nameKey(values.name),
       start_time: values.start_time,
+      speaking_sunday: values.speaking_sunday ?? 1,
       created_at: values.now,
       updated_at: values.now,
     })
@@ -60,10 +62,17 @@ export function insertWard(db: Executor, values: { name: string; start_time: num
     .executeTakeFirstOrThrow()
 }
 
-export async function updateWard(db: Executor, id: number, values: { name: string; start_time: number; now: string }) {
+/** `speaking_sunday` omitted keeps the stored value (contract §13). */
+export async function updateWard(db: Executor, id: number, values: { name: string; start_time: number; speaking_sunday?: number; now: string }) {
   await db
     .updateTable('wards')
-    .set({ name: values.name.trim(), name_key: nameKey(values.name), start_time: values.start_time, updated_at: values.now })
+    .set({
+      name: values.name.trim(),
+      name_key: nameKey(values.name),
+      start_time: values.start_time,
+      ...(values.speaking_sunday === undefined ? {} : { speaking_sunday: values.speaking_sunday }),
+      updated_at: values.now,
+    })
     .where('id', '=', id)
     .execute()
 }

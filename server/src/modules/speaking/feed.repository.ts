@@ -1,0 +1,49 @@
+import type { Kysely } from 'kysely'
+import type { Dialect } from '../../db/database.ts'
+import type { DB } from '../../db/schema.ts'
+import type { Executor } from '../../db/types.ts'
+import { effectivePermissionList, parsePermissionList } from '../users/permissions.repository.ts'
+
+export interface SpeakingFeedsTable {
+  user_id: number
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string
+  created_at: string
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    speaking_feeds: SpeakingFeedsTable
+  }
+}
+
+/** Gives the user this token, replacing any earlier one (one statement: rotation has no in-between). */
+export async function upsertFeed(db: Executor, userId: number, tokenHash: string, now: string): Promise<void> {
+  await db
+    .insertInto('speaking_feeds')
+    .values({ user_id: userId, token_hash: tokenHash, created_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: tokenHash, created_at: now }))
+    .execute()
+}
+
+export async function deleteFeed(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('speaking_feeds').where('user_id', '=', userId).execute()
+}
+
+/** The active owner of a feed token and their effective permissions, or undefined. */
+export async function findFeedOwner(db: Kysely<DB>, dialect: Dialect, tokenHash: string) {
+  const row = await db
+    .selectFrom('speaking_feeds as f')
+    .innerJoin('users as u', 'u.id', 'f.user_id')
+    .select(['u.id'])
+    .select((eb) => effectivePermissionList(db, dialect, eb.ref('u.id')).as('permissions'))
+    .where('f.token_hash', '=', tokenHash)
+    .where('u.active', '=', true)
+    .executeTakeFirst()
+  return row && { id: row.id, permissions: parsePermissionList(row.permissions) }
+}
+
+/** Wards with what places their events: the speaking Sunday and the meeting's start. */
+export function listFeedWards(db: Executor) {
+  return db.selectFrom('wards').select(['id', 'name', 'start_time', 'speaking_sunday']).orderBy('id').execute()
+}

@@ -1,0 +1,58 @@
+import { Type } from 'typebox'
+import { SpeakingFeed, SpeakingFeedParams } from '@stake/contract'
+import type { FastifyRequest } from 'fastify'
+import type { AppContext } from '../../context.ts'
+import type { FastifyTypebox } from '../../http.ts'
+import { requireActor } from '../../plugins/auth.ts'
+import { FeedService, feedUrl } from './feed.service.ts'
+
+const tags = ['speaking']
+
+/** Contract §13: the speaking calendar as a subscribable iCalendar feed (registered by speaking.routes.ts). */
+export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
+  const service = new FeedService(ctx)
+  const base = (request: FastifyRequest) => ctx.config.publicUrl ?? `${request.protocol}://${request.host}`
+
+  app.post(
+    '/feed',
+    {
+      schema: {
+        tags,
+        summary: 'Create (or rotate) your secret calendar feed address; the previous address stops working',
+        response: { 200: SpeakingFeed },
+      },
+    },
+    async (request) => ({ url: feedUrl(base(request), await service.create(requireActor(request))) }),
+  )
+
+  app.delete(
+    '/feed',
+    { schema: { tags, summary: 'Revoke your calendar feed address', response: { 204: Type.Null() } } },
+    async (request, reply) => {
+      await service.revoke(requireActor(request))
+      return reply.status(204).send(null)
+    },
+  )
+
+  app.get(
+    '/feed/:file',
+    {
+      // The path is the credential: no sign-in, and never logged as it is.
+      config: { auth: 'public', secretPath: true },
+      schema: {
+        tags,
+        summary: 'The iCalendar feed `{token}.ics` (no sign-in; unknown or revoked → 404)',
+        params: SpeakingFeedParams,
+        response: { 200: { content: { 'text/calendar': { schema: Type.String() } } } },
+      },
+    },
+    async (request, reply) => {
+      const text = await service.render(request.params.file)
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header('Content-Disposition', 'inline; filename="speaking.ics"')
+        .header('Cache-Control', 'private, no-cache')
+        .send(text)
+    },
+  )
+}

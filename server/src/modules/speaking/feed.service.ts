@@ -1,0 +1,94 @@
+import crypto from 'node:crypto'
+import ical from 'ical-generator'
+import type { AppContext } from '../../context.ts'
+import { retrying } from '../../db/transaction.ts'
+import { notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { feedMonths, speakingDay, zonedInstant } from './feed.dates.ts'
+import * as feeds from './feed.repository.ts'
+import * as repo from './speaking.repository.ts'
+import { toCalendar } from './speaking.service.ts'
+
+/** 256 random bits, URL-safe: 43 characters of base64url. */
+const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.ics$/
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
+
+/** `/api/speaking/feed/{token}.ics` under PUBLIC_URL, or under the origin the request came to. */
+export function feedUrl(base: string, token: string): string {
+  return `${base}/api/speaking/feed/${token}.ics`
+}
+
+/**
+ * The speaking calendar feed (contract §13): a secret per-user address that
+ * calendar apps poll without signing in. What it holds is decided when it is
+ * read, from the owner's seat and permissions at that moment.
+ */
+export class FeedService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Creates or rotates the caller's feed; the token is returned once and kept only as its hash. */
+  async create(actor: Actor): Promise<string> {
+    // Drawn outside the retried statement: a re-run writes the same token it returns.
+    const token = crypto.randomBytes(32).toString('base64url')
+    const hash = hashToken(token)
+    await retrying(() => feeds.upsertFeed(this.ctx.db, actor.id, hash, this.ctx.clock.iso()))
+    return token
+  }
+
+  /** Idempotent: a user without a feed gets 204 too. */
+  async revoke(actor: Actor): Promise<void> {
+    await retrying(() => feeds.deleteFeed(this.ctx.db, actor.id))
+  }
+
+  /** The iCalendar text for `{token}.ics`; an unknown, revoked or malformed name is 404, like any absent page. */
+  async render(file: string): Promise<string> {
+    const token = TOKEN_PATTERN.exec(file)?.[1]
+    const owner = token ? await feeds.findFeedOwner(this.ctx.db, this.ctx.dialect, hashToken(token)) : undefined
+    if (!owner) throw notFound('Feed')
+
+    const { db, clock, config } = this.ctx
+    const wholeStake = owner.permissions.has('speaking.manage')
+    const months = feedMonths(clock.now(), config.stakeTimezone)
+    const [seats, wards] = await Promise.all([repo.listSeats(db), feeds.listFeedWards(db)])
+    const mine = seats.some((s) => s.user_id === owner.id)
+
+    const cal = ical({
+      name: wholeStake ? 'Stake speaking schedule' : 'My speaking assignments',
+      prodId: { company: 'Stake Administration Service', product: 'speaking-feed', language: 'EN' },
+      ttl: 6 * 3600,
+    })
+    if (!wholeStake && !mine) return withFinalCrlf(cal.toString())
+
+    const wardById = new Map(wards.map((w) => [w.id, w]))
+    for (const year of [...new Set(months.map((m) => m.year))]) {
+      const [overrides, topics] = await Promise.all([repo.listOverrides(db, year), repo.listTopics(db, year)])
+      const calendar = toCalendar(year, seats, wards, overrides, topics)
+      const topicOf = new Map(calendar.topics.map((t) => [t.month, t]))
+      for (const { month } of months.filter((m) => m.year === year)) {
+        for (const row of calendar.rows) {
+          const cell = row.months[month - 1]!
+          const ward = cell.ward_id === null ? undefined : wardById.get(cell.ward_id)
+          if (!ward || !row.high_councilor) continue
+          if (!wholeStake && row.high_councilor.id !== owner.id) continue
+          const start = zonedInstant({ year, month, day: speakingDay(year, month, ward.speaking_sunday) }, ward.start_time, config.stakeTimezone)
+          const speaker = `${row.high_councilor.fname} ${row.high_councilor.lname}`.trim()
+          const topic = topicOf.get(month)
+          cal.createEvent({
+            // The seat's month: a changed ward, time or speaker updates the same event.
+            id: `speaking-${row.slot_id}-${year}-${String(month).padStart(2, '0')}@stake-administration`,
+            start,
+            end: new Date(start.getTime() + 3600 * 1000),
+            stamp: clock.now(),
+            summary: wholeStake ? `Speaking: ${ward.name} — ${speaker}` : `Speaking: ${ward.name}`,
+            description: topic?.topic ? [topic.topic, topic.reference].filter(Boolean).join('\n') : null,
+          })
+        }
+      }
+    }
+    return withFinalCrlf(cal.toString())
+  }
+}
+
+/** RFC 5545 ends every content line, the last one too, with CRLF; ical-generator leaves the last bare. */
+const withFinalCrlf = (text: string) => (text.endsWith('\r\n') ? text : `${text}\r\n`)
