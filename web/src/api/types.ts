@@ -22,6 +22,7 @@ export type Slot = C.CallingSlot;
 export type Calling = C.Calling;
 export type CallingHistoryRow = C.CallingHistoryEntry;
 export type Ward = C.Ward;
+export type SpeakingFeed = C.SpeakingFeed;
 export type OpenStage = C.OpenStage;
 export type Stage = C.Stage;
 export type Interview = C.Interview;

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../components/Dialog';
 import { useNotify } from '../../components/Notice';
 import { Empty, ErrorMessage, Field, formatDateTime, Loading, PageHeader, splitError, type FieldErrors } from '../../components/ui';
 import { ROUTES } from '../../routes';
+import { CalendarFeed } from './CalendarFeed';
 
 function ProfileForm() {
   const me = useMe();
@@ -176,6 +177,7 @@ export default function ProfilePage() {
               {me.permissions.length ? me.permissions.map((p) => <code key={p} className="perm">{p}</code>) : 'No extra access.'}
             </p>
           </section>
+          <CalendarFeed />
           <Sessions />
         </div>
       </div>

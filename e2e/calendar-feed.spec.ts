@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { adminApi, createUser, createWard, seat, signInPage, unique } from './api';
+
+test('profile → Calendar: create, subscribe link, replace and revoke the private feed address', async ({ browser, request }) => {
+  const admin = await adminApi(request);
+  const ward = unique('Feed ');
+  await createWard(admin, ward);
+  const hc = await createUser(request, admin, 'Feed', 'Councilor');
+  await seat(admin, 'high_councilor', hc.id);
+
+  const page = await signInPage(browser, hc);
+  await page.goto('/profile');
+  const section = page.getByRole('region', { name: 'Calendar' });
+  await section.getByRole('button', { name: 'Create calendar address' }).click();
+  const address = section.getByLabel('Your calendar address');
+  await expect(address).toHaveValue(/\/api\/speaking\/feed\/[A-Za-z0-9_-]{43}\.ics$/);
+  const first = await address.inputValue();
+  await expect(section.getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', first.replace(/^https?:\/\//, 'webcal://'));
+
+  // A calendar app fetches it without signing in: his own assignments, in the first of them his ward.
+  const feed = await request.get(first);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()['content-type']).toBe('text/calendar; charset=utf-8');
+  const text = await feed.text();
+  expect(text).toContain('BEGIN:VEVENT');
+  expect(text).toContain(`SUMMARY:Speaking: ${ward}`);
+
+  await section.getByRole('button', { name: 'Replace address' }).click();
+  await expect(address).not.toHaveValue(first);
+  const second = await address.inputValue();
+  expect((await request.get(first)).status()).toBe(404);
+  expect((await request.get(second)).status()).toBe(200);
+
+  await section.getByRole('button', { name: 'Revoke address' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke address' }).click();
+  await expect(section.getByText('Your calendar address no longer works.')).toBeVisible();
+  await expect(address).toBeHidden();
+  expect((await request.get(second)).status()).toBe(404);
+  await page.context().close();
+});
