@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { adminApi, createUser, createWard, seat, signInPage, unique } from './api';
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, seat, signInPage, unique } from './api';
 
 test('profile → Calendar: create, subscribe link, replace and revoke the private feed address', async ({ browser, request }) => {
   const admin = await adminApi(request);
@@ -36,5 +36,24 @@ test('profile → Calendar: create, subscribe link, replace and revoke the priva
   await expect(section.getByText('Your calendar address no longer works.')).toBeVisible();
   await expect(address).toBeHidden();
   expect((await request.get(second)).status()).toBe(404);
+  await page.context().close();
+});
+
+test('wards page: the speaking Sunday is chosen in the ward form and kept', async ({ browser, request }) => {
+  const admin = await adminApi(request);
+  const name = unique('Sunday ');
+  const created = await createWard(admin, name);
+  expect(created.speaking_sunday).toBe(1);
+  const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  await page.goto('/manage/wards');
+  await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Edit ${name}` }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('High council speaker comes on')).toHaveValue('1');
+  await dialog.getByLabel('High council speaker comes on').selectOption({ label: '5th Sunday (the last when there is no 5th)' });
+  await dialog.getByRole('button', { name: 'Save ward' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await admin.req('GET', `/api/wards/${created.id}`)).speaking_sunday).toBe(5);
+  await page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Edit ${name}` }).click();
+  await expect(page.getByRole('dialog').getByLabel('High council speaker comes on')).toHaveValue('5');
   await page.context().close();
 });

@@ -21,10 +21,14 @@ import {
 } from '../../components/ui';
 import { UserPicker } from '../../components/UserPicker';
 
+/** Ward field speaking_sunday (contract §13): 5 falls back to the last Sunday in a month with four. */
+const SPEAKING_SUNDAYS = ['1st Sunday', '2nd Sunday', '3rd Sunday', '4th Sunday', '5th Sunday (the last when there is no 5th)'];
+
 function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string): void; onClose(): void }) {
   const [name, setName] = useState(ward?.name ?? '');
   const [time, setTime] = useState(ward ? minutesToTime(ward.start_time) : '10:00');
   const [bishop, setBishop] = useState<number | null>(ward?.bishop_id ?? null);
+  const [sunday, setSunday] = useState(ward?.speaking_sunday ?? 1);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -44,12 +48,12 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
         if (Object.keys(errs).length) return;
         setBusy(true);
         try {
-          const body = { name: name.trim(), start_time: minutes, bishop_id: bishop };
+          const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday };
           if (ward) await api(`/wards/${ward.id}`, { method: 'PUT', body });
           else await api('/wards/', { method: 'POST', body });
           onSaved(ward ? 'Ward saved.' : 'Ward created.');
         } catch (err) {
-          const s = splitError(err, ['name', 'start_time', 'bishop_id']);
+          const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday']);
           setErrors(s.fields);
           setGeneral(s.general);
         } finally {
@@ -63,6 +67,15 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
       </Field>
       <Field label="Sacrament meeting starts at" error={errors.start_time}>
         <input type="time" step={300} value={time} onChange={(e) => setTime(e.target.value)} />
+      </Field>
+      <Field label="High council speaker comes on" error={errors.speaking_sunday}>
+        <select value={sunday} onChange={(e) => setSunday(Number(e.target.value))}>
+          {SPEAKING_SUNDAYS.map((label, i) => (
+            <option key={label} value={i + 1}>
+              {label}
+            </option>
+          ))}
+        </select>
       </Field>
       <UserPicker label="Bishop" value={bishop} onChange={setBishop} allowClear error={errors.bishop_id} />
       <div className="dialog-actions">
