@@ -11,7 +11,8 @@ export interface DialectResult {
   /** Per scenario key: the small stake (1,000 proposals, 100 open) at concurrency 1. */
   small: Record<string, Stats>
   coldStartMs: number[]
-  /** The big-stake server's peak RSS before the login run, and at the end. */
+  /** The big-stake server's RSS once ready (before any load), its peak before the login run, and at the end. */
+  idleMb: number | null
   peakMb: number | null
   peakWithLoginMb: number | null
   hashMs: number
@@ -56,7 +57,7 @@ export function figures(r: DialectResult): string {
     '',
     `argon2id hash alone (in-process, configured parameters): ${ms(r.hashMs)} ms; ` +
       `cold start (spawn → /ready 200): ${r.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms (median ${median(r.coldStartMs).toFixed(0)}); ` +
-      `server peak RSS: ${r.peakMb?.toFixed(0) ?? '–'} MB before the login run, ${r.peakWithLoginMb?.toFixed(0) ?? '–'} MB with it.`,
+      `server RSS once ready: ${r.idleMb?.toFixed(0) ?? '–'} MB; peak: ${r.peakMb?.toFixed(0) ?? '–'} MB before the login run, ${r.peakWithLoginMb?.toFixed(0) ?? '–'} MB with it.`,
     ...(failures.length ? ['', `First failures: ${failures.join('; ')}`] : []),
   ].join('\n')
 }

@@ -48,14 +48,14 @@ async function run(server: Server, session: Session, scenario: Scenario, concurr
   return stats
 }
 
-async function measureDialect(dialect: Dialect, hashTime: number): Promise<DialectResult> {
+async function measureDialect(dialect: Dialect): Promise<DialectResult> {
   const big: Stake = { dialect, name: 'big', size: BIG, url: stakeUrl(dialect, 'big') }
   const small: Stake = { dialect, name: 'small', size: SMALL, url: stakeUrl(dialect, 'small') }
   for (const stake of [big, small]) {
     log(`${dialect} ${stake.name} stake: ${await ensureStake(stake, argon2)}`)
     await clearSessions(stake.url)
   }
-  const result: DialectResult = { dialect, big: {}, small: {}, coldStartMs: [], peakMb: null, peakWithLoginMb: null, hashMs: hashTime }
+  const result: DialectResult = { dialect, big: {}, small: {}, coldStartMs: [], idleMb: null, peakMb: null, peakWithLoginMb: null, hashMs: NaN }
 
   for (let i = 0; i < COLD_STARTS; i++) {
     const server = await startServer(big.url)
@@ -68,10 +68,15 @@ async function measureDialect(dialect: Dialect, hashTime: number): Promise<Diale
   // argon2 memory (19 MiB per hash in flight) would hide the others' peak.
   let server = await startServer(big.url)
   try {
+    result.idleMb = memoryOf(server.pid)?.rssMb ?? null
     const session = await openSession(server.baseUrl, BIG, 40)
     const ordered = [...selected.filter((s) => s.key !== 'login'), ...selected.filter((s) => s.key === 'login')]
     for (const scenario of ordered) {
-      if (scenario.key === 'login') result.peakMb = memoryOf(server.pid)?.peakMb ?? null
+      if (scenario.key === 'login') {
+        result.peakMb = memoryOf(server.pid)?.peakMb ?? null
+        // Measured just before the login run, so both see the same machine load.
+        result.hashMs = await hashMs()
+      }
       const entry: DialectResult['big'][string] = {}
       for (const c of CONCURRENCY) entry[c === 1 ? 'c1' : 'c20'] = await run(server, session, scenario, c)
       result.big[scenario.key] = entry
@@ -105,9 +110,8 @@ async function main() {
   }
   const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${new Date().toISOString()}`
   log(`${machine}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`)
-  const hashTime = await hashMs()
   const results: DialectResult[] = []
-  for (const dialect of dialects) results.push(await measureDialect(dialect, hashTime))
+  for (const dialect of dialects) results.push(await measureDialect(dialect))
 
   console.log(`\n${machine}; ${SECONDS} s measured per route and concurrency\n`)
   for (const r of results) console.log(`${figures(r)}\n`)
