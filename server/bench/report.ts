@@ -56,7 +56,7 @@ export function figures(r: DialectResult): string {
     table(['route', 'small p50', 'big p50', 'ratio'], growth),
     '',
     `argon2id hash alone (in-process, configured parameters): ${ms(r.hashMs)} ms; ` +
-      `cold start (spawn → /ready 200): ${r.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms (median ${median(r.coldStartMs).toFixed(0)}); ` +
+      (r.coldStartMs.length ? `cold start (spawn → /ready 200): ${r.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms (median ${median(r.coldStartMs).toFixed(0)}); ` : '') +
       `server RSS once ready: ${r.idleMb?.toFixed(0) ?? '–'} MB; peak: ${r.peakMb?.toFixed(0) ?? '–'} MB before the login run, ${r.peakWithLoginMb?.toFixed(0) ?? '–'} MB with it.`,
     ...(failures.length ? ['', `First failures: ${failures.join('; ')}`] : []),
   ].join('\n')

@@ -2,7 +2,7 @@
 // (when one answers at BENCH_DATABASE_URL) PostgreSQL. See docs/performance.md.
 //
 //   BENCH_SECONDS=3          measured seconds per route and concurrency (after BENCH_WARMUP_SECONDS=0.5)
-//   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search')
+//   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search'; 'cold start' for that)
 //   BENCH_DB=sqlite|postgres|both (default both; postgres only when it answers)
 //   BENCH_RESEED=1           seed the stakes again even when the cached ones match
 import fs from 'node:fs'
@@ -21,7 +21,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 0.5)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null
 const WHICH = process.env.BENCH_DB ?? 'both'
-const COLD_STARTS = 3
+/** Spawns timed to /ready (skipped when BENCH_ONLY names routes only). */
+const COLD_STARTS = !ONLY || ONLY.test('cold start') ? 3 : 0
 const CONCURRENCY = [1, 20]
 const BIG = { open: 1000, closed: 20000 }
 const SMALL = { open: 100, closed: 900 }
@@ -62,7 +63,7 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
     result.coldStartMs.push(server.startMs)
     await server.stop()
   }
-  log(`${dialect} cold start: ${result.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms`)
+  if (COLD_STARTS) log(`${dialect} cold start: ${result.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms`)
 
   // The big stake: every route at both concurrencies; login last, as its
   // argon2 memory (19 MiB per hash in flight) would hide the others' peak.
@@ -109,14 +110,16 @@ async function main() {
     else log(`PostgreSQL does not answer at BENCH_DATABASE_URL: ${WHICH === 'postgres' ? 'nothing to measure' : 'SQLite only'}`)
   }
   const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${new Date().toISOString()}`
-  log(`${machine}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`)
+  log(`${machine}; load average ${os.loadavg()[0]!.toFixed(1)}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`)
   const results: DialectResult[] = []
   for (const dialect of dialects) results.push(await measureDialect(dialect))
 
-  console.log(`\n${machine}; ${SECONDS} s measured per route and concurrency\n`)
+  // Other work on the machine shows in every figure: say how busy it was.
+  const load = os.loadavg().map((v) => v.toFixed(1)).join(' ')
+  console.log(`\n${machine}; load average at the end ${load}; ${SECONDS} s measured per route and concurrency\n`)
   for (const r of results) console.log(`${figures(r)}\n`)
   if (results.length) console.log(targets(results))
-  fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ machine, seconds: SECONDS, results }, null, 2))
+  fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ machine, load, seconds: SECONDS, results }, null, 2))
 }
 
 main().catch((error) => {
