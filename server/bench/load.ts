@@ -37,21 +37,34 @@ export interface Workload {
 
 export function send(agent: http.Agent, baseUrl: string, request: Request): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, agent }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      `${baseUrl}${request.path}`,
+      { method: request.method, headers: request.headers, agent },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        )
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(request.body)
   })
 }
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN)
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN
 
 /** Runs the workload for `seconds` (after `warmupSeconds` unmeasured, so the server's JIT is warm). */
-export async function measure(baseUrl: string, workload: Workload, concurrency: number, seconds: number, warmupSeconds: number): Promise<Stats> {
+export async function measure(
+  baseUrl: string,
+  workload: Workload,
+  concurrency: number,
+  seconds: number,
+  warmupSeconds: number,
+): Promise<Stats> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const latencies: number[] = []
   let failures = 0
@@ -81,5 +94,12 @@ export async function measure(baseUrl: string, workload: Workload, concurrency: 
   await Promise.all(Array.from({ length: concurrency }, worker))
   agent.destroy()
   latencies.sort((a, b) => a - b)
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / seconds, count: latencies.length, failures, firstFailure }
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    rps: latencies.length / seconds,
+    count: latencies.length,
+    failures,
+    firstFailure,
+  }
 }

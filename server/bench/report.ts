@@ -56,7 +56,9 @@ export function figures(r: DialectResult): string {
     table(['route', 'small p50', 'big p50', 'ratio'], growth),
     '',
     `argon2id hash alone (in-process, configured parameters): ${ms(r.hashMs)} ms; ` +
-      (r.coldStartMs.length ? `cold start (spawn → /ready 200): ${r.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms (median ${median(r.coldStartMs).toFixed(0)}); ` : '') +
+      (r.coldStartMs.length
+        ? `cold start (spawn → /ready 200): ${r.coldStartMs.map((v) => v.toFixed(0)).join(', ')} ms (median ${median(r.coldStartMs).toFixed(0)}); `
+        : '') +
       `server RSS once ready: ${r.idleMb?.toFixed(0) ?? '–'} MB; peak: ${r.peakMb?.toFixed(0) ?? '–'} MB before the login run, ${r.peakWithLoginMb?.toFixed(0) ?? '–'} MB with it.`,
     ...(failures.length ? ['', `First failures: ${failures.join('; ')}`] : []),
   ].join('\n')
@@ -74,7 +76,8 @@ const atMost = (value: number | undefined | null, limit: number, shown: (v: numb
 
 const P99_ROUTES = ['me', 'refresh', 'detail', 'calendar', 'stage-open', 'stage-done', 'ward']
 const GROWTH_ROUTES = ['me', 'detail', 'calendar', 'stage-open', 'stage-done', 'ward']
-const ratio = (r: DialectResult, key: string) => (r.big[key]?.c1 && r.small[key] ? r.big[key].c1.p50 / r.small[key].p50 : undefined)
+const ratio = (r: DialectResult, key: string) =>
+  r.big[key]?.c1 && r.small[key] ? r.big[key].c1.p50 / r.small[key].p50 : undefined
 
 export const TARGETS: Target[] = [
   ...P99_ROUTES.map((key) => ({
@@ -82,21 +85,42 @@ export const TARGETS: Target[] = [
     limit: '≤ 25 ms',
     check: (r: DialectResult) => atMost(r.big[key]?.c20?.p99, 25, (v) => `${ms(v)} ms`),
   })),
-  { name: `${nameOf('search')}: p50 at c=1`, limit: '≤ 30 ms', check: (r) => atMost(r.big.search?.c1?.p50, 30, (v) => `${ms(v)} ms`) },
-  { name: `${nameOf('board')}, 1,000 open: p50 at c=1`, limit: '≤ 40 ms', check: (r) => atMost(r.big.board?.c1?.p50, 40, (v) => `${ms(v)} ms`) },
+  {
+    name: `${nameOf('search')}: p50 at c=1`,
+    limit: '≤ 30 ms',
+    check: (r) => atMost(r.big.search?.c1?.p50, 30, (v) => `${ms(v)} ms`),
+  },
+  {
+    name: `${nameOf('board')}, 1,000 open: p50 at c=1`,
+    limit: '≤ 40 ms',
+    check: (r) => atMost(r.big.board?.c1?.p50, 40, (v) => `${ms(v)} ms`),
+  },
   ...GROWTH_ROUTES.map((key) => ({
     name: `${nameOf(key)}: growth 1,000 → 21,000 proposals`,
     limit: '≤ 1.3×',
     check: (r: DialectResult) => atMost(ratio(r, key), 1.3, (v) => `${v.toFixed(2)}×`),
   })),
-  { name: 'board: 1,000 open vs 100 open', limit: '≤ 12×', check: (r) => atMost(ratio(r, 'board'), 12, (v) => `${v.toFixed(2)}×`) },
+  {
+    name: 'board: 1,000 open vs 100 open',
+    limit: '≤ 12×',
+    check: (r) => atMost(ratio(r, 'board'), 12, (v) => `${v.toFixed(2)}×`),
+  },
   {
     name: 'login p50 at c=1 vs one argon2id hash',
     limit: '≤ 1.5×',
     check: (r) => atMost(r.big.login?.c1 ? r.big.login.c1.p50 / r.hashMs : undefined, 1.5, (v) => `${v.toFixed(2)}×`),
   },
-  { name: 'server peak RSS under the load', limit: '≤ 150 MB', check: (r) => atMost(r.peakWithLoginMb ?? r.peakMb, 150, (v) => `${v.toFixed(0)} MB`) },
-  { name: 'cold start on the big stake (median)', limit: '≤ 1.5 s', check: (r) => atMost(r.coldStartMs.length ? median(r.coldStartMs) : undefined, 1500, (v) => `${(v / 1000).toFixed(2)} s`) },
+  {
+    name: 'server peak RSS under the load',
+    limit: '≤ 150 MB',
+    check: (r) => atMost(r.peakWithLoginMb ?? r.peakMb, 150, (v) => `${v.toFixed(0)} MB`),
+  },
+  {
+    name: 'cold start on the big stake (median)',
+    limit: '≤ 1.5 s',
+    check: (r) =>
+      atMost(r.coldStartMs.length ? median(r.coldStartMs) : undefined, 1500, (v) => `${(v / 1000).toFixed(2)} s`),
+  },
 ]
 
 export function targets(results: DialectResult[]): string {

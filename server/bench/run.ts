@@ -45,7 +45,9 @@ async function hashMs(): Promise<number> {
 async function run(server: Server, session: Session, scenario: Scenario, concurrency: number): Promise<Stats> {
   const stats = await measure(server.baseUrl, scenario.workload(session), concurrency, SECONDS, WARMUP)
   const failed = stats.failures ? `, ${stats.failures} failures` : ''
-  log(`  ${scenario.name} c=${concurrency}: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.rps.toFixed(0)} req/s${failed}`)
+  log(
+    `  ${scenario.name} c=${concurrency}: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.rps.toFixed(0)} req/s${failed}`,
+  )
   return stats
 }
 
@@ -56,7 +58,16 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
     log(`${dialect} ${stake.name} stake: ${await ensureStake(stake, argon2)}`)
     await clearSessions(stake.url)
   }
-  const result: DialectResult = { dialect, big: {}, small: {}, coldStartMs: [], idleMb: null, peakMb: null, peakWithLoginMb: null, hashMs: NaN }
+  const result: DialectResult = {
+    dialect,
+    big: {},
+    small: {},
+    coldStartMs: [],
+    idleMb: null,
+    peakMb: null,
+    peakWithLoginMb: null,
+    hashMs: NaN,
+  }
 
   for (let i = 0; i < COLD_STARTS; i++) {
     const server = await startServer(big.url)
@@ -107,19 +118,30 @@ async function main() {
   if (WHICH !== 'postgres') dialects.push('sqlite')
   if (WHICH !== 'sqlite') {
     if (await postgresAnswers()) dialects.push('postgres')
-    else log(`PostgreSQL does not answer at BENCH_DATABASE_URL: ${WHICH === 'postgres' ? 'nothing to measure' : 'SQLite only'}`)
+    else
+      log(
+        `PostgreSQL does not answer at BENCH_DATABASE_URL: ${WHICH === 'postgres' ? 'nothing to measure' : 'SQLite only'}`,
+      )
   }
   const machine = `${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, node ${process.version}, ${new Date().toISOString()}`
-  log(`${machine}; load average ${os.loadavg()[0]!.toFixed(1)}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`)
+  log(
+    `${machine}; load average ${os.loadavg()[0]!.toFixed(1)}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`,
+  )
   const results: DialectResult[] = []
   for (const dialect of dialects) results.push(await measureDialect(dialect))
 
   // Other work on the machine shows in every figure: say how busy it was.
-  const load = os.loadavg().map((v) => v.toFixed(1)).join(' ')
+  const load = os
+    .loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')
   console.log(`\n${machine}; load average at the end ${load}; ${SECONDS} s measured per route and concurrency\n`)
   for (const r of results) console.log(`${figures(r)}\n`)
   if (results.length) console.log(targets(results))
-  fs.writeFileSync(path.join(DATA_DIR, 'last-run.json'), JSON.stringify({ machine, load, seconds: SECONDS, results }, null, 2))
+  fs.writeFileSync(
+    path.join(DATA_DIR, 'last-run.json'),
+    JSON.stringify({ machine, load, seconds: SECONDS, results }, null, 2),
+  )
 }
 
 main().catch((error) => {

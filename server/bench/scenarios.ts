@@ -74,15 +74,33 @@ export const SCENARIOS: Scenario[] = [
     key: 'detail',
     name: 'GET /proposals/{id}',
     // Ids spread over the whole table, old closed ones and open ones alike.
-    workload: (s) => cycle(Array.from({ length: 500 }, (_, k) => get(s, `/api/calling-kanban/proposals/${1 + ((k * 7919) % total(s.size))}`))),
+    workload: (s) =>
+      cycle(
+        Array.from({ length: 500 }, (_, k) =>
+          get(s, `/api/calling-kanban/proposals/${1 + ((k * 7919) % total(s.size))}`),
+        ),
+      ),
   },
-  { key: 'calendar', name: `GET /speaking/calendar/${year}`, workload: (s) => cycle([get(s, `/api/speaking/calendar/${year}`)]) },
-  { key: 'stage-open', name: 'GET /proposals?stage=hc_approval', workload: (s) => cycle([get(s, '/api/calling-kanban/proposals?stage=hc_approval')]) },
-  { key: 'stage-done', name: 'GET /proposals?stage=done', workload: (s) => cycle([get(s, '/api/calling-kanban/proposals?stage=done')]) },
+  {
+    key: 'calendar',
+    name: `GET /speaking/calendar/${year}`,
+    workload: (s) => cycle([get(s, `/api/speaking/calendar/${year}`)]),
+  },
+  {
+    key: 'stage-open',
+    name: 'GET /proposals?stage=hc_approval',
+    workload: (s) => cycle([get(s, '/api/calling-kanban/proposals?stage=hc_approval')]),
+  },
+  {
+    key: 'stage-done',
+    name: 'GET /proposals?stage=done',
+    workload: (s) => cycle([get(s, '/api/calling-kanban/proposals?stage=done')]),
+  },
   {
     key: 'ward',
     name: 'GET /proposals?ward_id=N',
-    workload: (s) => cycle(Array.from({ length: WARDS }, (_, w) => get(s, `/api/calling-kanban/proposals?ward_id=${w + 1}`))),
+    workload: (s) =>
+      cycle(Array.from({ length: WARDS }, (_, w) => get(s, `/api/calling-kanban/proposals?ward_id=${w + 1}`))),
   },
   {
     key: 'search',

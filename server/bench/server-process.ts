@@ -51,7 +51,15 @@ export async function startServer(databaseUrl: string): Promise<Server> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     // Run from the cache directory so that no developer's .env is read.
     cwd: DATA_DIR,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ADMIN_EMAIL, LOG_LEVEL: 'warn', JWT_SECRET: '' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      ADMIN_EMAIL,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: '',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let output = ''

@@ -13,7 +13,13 @@ export const ADMIN_EMAIL = 'admin@bench.example.org'
 
 /** Who holds which seat (user ids are fixed so scenarios can name them). */
 export const ADMIN_ID = 1
-export const PRESIDENCY = { stake_president: 2, stake_first_counselor: 3, stake_second_counselor: 4, stake_executive_secretary: 5, stake_clerk: 6 }
+export const PRESIDENCY = {
+  stake_president: 2,
+  stake_first_counselor: 3,
+  stake_second_counselor: 4,
+  stake_executive_secretary: 5,
+  stake_clerk: 6,
+}
 export const firstCouncilor = 7
 export const firstBishop = firstCouncilor + HIGH_COUNCIL_SEATS
 export const bishopOf = (wardId: number) => firstBishop + wardId - 1
@@ -39,10 +45,20 @@ export function random(seed: number) {
 }
 export type Random = ReturnType<typeof random>
 
-export const FIRST_NAMES = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'David', 'Elizabeth', 'William', 'Barbara', 'Richard', 'Susan', 'Joseph', 'Jessica', 'Thomas', 'Sarah', 'Charles', 'Karen', 'Daniel', 'Nancy', 'Matthew', 'Lisa', 'Anthony', 'Betty', 'Mark', 'Margaret', 'Steven', 'Sandra', 'Paul', 'Ashley', 'Andrew', 'Emily', 'Joshua', 'Kimberly', 'Kenneth', 'Donna', 'Kevin', 'Michelle', 'Brian', 'Carol', 'George', 'Amanda', 'Timothy', 'Melissa', 'Ronald', 'Deborah', 'Jason', 'Stephanie', 'Élodie', 'Søren', 'José', 'Zoë']
-export const LAST_NAMES = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez', 'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White', 'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres', 'Nguyen', 'Hill', 'Flores', 'Green', 'Adams', 'Nelson', 'Baker', 'Hall', 'Rivera', 'Campbell', 'Mitchell', 'Carter', 'Roberts', 'Christensen', 'Jensen', 'Larsen', 'Petersen', 'Olsen', 'Hansen', 'Sørensen', 'Müller', 'Dubois', 'Lefèvre']
-export const CALLINGS = ['Primary teacher', 'Sunday School teacher', 'Elders quorum president', 'Relief Society president', 'Young Women president', 'Primary president', 'Ward clerk', 'Ward executive secretary', 'Ward mission leader', 'Temple and family history leader', 'Nursery leader', 'Music director', 'Organist', 'Librarian', 'Activities committee chair', 'Elders quorum secretary', 'Relief Society counselor', 'Young Women adviser', 'Sunday School president', 'Bishopric first counselor', 'Bishopric second counselor', 'Ward employment specialist', 'Ministering coordinator', 'Family history consultant', 'Gospel doctrine teacher', 'Seminary teacher', 'Scout leader', 'Choir director', 'Building scheduler', 'Welfare specialist']
-const PLACES = ['Maple', 'Cedar', 'Oak', 'Willow', 'Aspen', 'Birch', 'Pine', 'Spruce', 'Elm', 'Juniper', 'River', 'Lake', 'Hill', 'Canyon', 'Meadow', 'Valley', 'Ridge', 'Brook', 'Harbor', 'Summit', 'Highland', 'Sunset', 'Park', 'Garden', 'Orchard', 'Prairie', 'Mesa', 'Bay', 'Forest', 'Stone']
+const words = (text: string, separator = ' ') => text.split(separator)
+export const FIRST_NAMES = words(
+  'James Mary John Patricia Robert Jennifer Michael Linda David Elizabeth William Barbara Richard Susan Joseph Jessica Thomas Sarah Charles Karen Daniel Nancy Matthew Lisa Anthony Betty Mark Margaret Steven Sandra Paul Ashley Andrew Emily Joshua Kimberly Kenneth Donna Kevin Michelle Brian Carol George Amanda Timothy Melissa Ronald Deborah Jason Stephanie Élodie Søren José Zoë',
+)
+export const LAST_NAMES = words(
+  'Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter Roberts Christensen Jensen Larsen Petersen Olsen Hansen Sørensen Müller Dubois Lefèvre',
+)
+export const CALLINGS = words(
+  'Primary teacher, Sunday School teacher, Elders quorum president, Relief Society president, Young Women president, Primary president, Ward clerk, Ward executive secretary, Ward mission leader, Temple and family history leader, Nursery leader, Music director, Organist, Librarian, Activities committee chair, Elders quorum secretary, Relief Society counselor, Young Women adviser, Sunday School president, Bishopric first counselor, Bishopric second counselor, Ward employment specialist, Ministering coordinator, Family history consultant, Gospel doctrine teacher, Seminary teacher, Scout leader, Choir director, Building scheduler, Welfare specialist',
+  ', ',
+)
+const PLACES = words(
+  'Maple Cedar Oak Willow Aspen Birch Pine Spruce Elm Juniper River Lake Hill Canyon Meadow Valley Ridge Brook Harbor Summit Highland Sunset Park Garden Orchard Prairie Mesa Bay Forest Stone',
+)
 
 const DAY = 86_400_000
 export const iso = (ms: number) => new Date(ms).toISOString()
@@ -70,7 +86,14 @@ export function stakeRows(nowMs: number, passwordHash: string) {
   })
   const wards = Array.from({ length: WARDS }, (_, i) => {
     const name = `${PLACES[i]} Ward`
-    return { id: i + 1, name, name_key: name.toLowerCase(), start_time: 540 + 30 * (i % 8), created_at: now, updated_at: now }
+    return {
+      id: i + 1,
+      name,
+      name_key: name.toLowerCase(),
+      start_time: 540 + 30 * (i % 8),
+      created_at: now,
+      updated_at: now,
+    }
   })
   // The administrator holds every permission directly; ward clerks may submit; two may manage speaking.
   const grants = [
@@ -99,7 +122,13 @@ function speakingRows(nowMs: number, rng: Random) {
         if (ward !== null) wards.add(ward)
         overrides.push({ year, month, slot_id, ward_id: ward, updated_at: at })
       }
-      topics.push({ year, month, topic: `Topic ${year}-${month}: ${rng.pick(CALLINGS)}`, reference: month % 3 ? `Reference ${month}` : null, updated_at: at })
+      topics.push({
+        year,
+        month,
+        topic: `Topic ${year}-${month}: ${rng.pick(CALLINGS)}`,
+        reference: month % 3 ? `Reference ${month}` : null,
+        updated_at: at,
+      })
     }
   }
   return { overrides, topics }

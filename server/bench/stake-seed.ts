@@ -10,11 +10,19 @@ import { proposalRows } from './stake-proposals.ts'
 /** Rows of every table in statements of `chunk` rows (well under both databases' bound-parameter limits). */
 async function insertAll(db: Kysely<any>, table: string, rows: readonly object[], chunk = 500) {
   for (let i = 0; i < rows.length; i += chunk) {
-    await db.insertInto(table).values(rows.slice(i, i + chunk)).execute()
+    await db
+      .insertInto(table)
+      .values(rows.slice(i, i + chunk))
+      .execute()
   }
 }
 
-export async function seedStake(db: Kysely<DB>, dialect: Dialect, size: StakeSize, passwordHash: string): Promise<Record<string, number>> {
+export async function seedStake(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  size: StakeSize,
+  passwordHash: string,
+): Promise<Record<string, number>> {
   const nowMs = Date.now()
   const now = new Date(nowMs).toISOString()
   const stake = stakeRows(nowMs, passwordHash)
@@ -32,14 +40,23 @@ export async function seedStake(db: Kysely<DB>, dialect: Dialect, size: StakeSiz
     await insertAll(
       any,
       'calling_slots',
-      stake.wards.map((w) => ({ calling_id: bishop, slot_id: w.id, ward_id: w.id, user_id: bishopOf(w.id), filled_at: now })),
+      stake.wards.map((w) => ({
+        calling_id: bishop,
+        slot_id: w.id,
+        ward_id: w.id,
+        user_id: bishopOf(w.id),
+        filled_at: now,
+      })),
     )
-    const seats: { calling_id: number; slot_id: number; user_id: number }[] = Object.entries(PRESIDENCY).map(([key, user_id]) => ({
-      calling_id: callingId(key),
-      slot_id: 1,
-      user_id,
-    }))
-    for (let s = 1; s <= HIGH_COUNCIL_SEATS; s++) seats.push({ calling_id: councilor, slot_id: s, user_id: firstCouncilor + s - 1 })
+    const seats: { calling_id: number; slot_id: number; user_id: number }[] = Object.entries(PRESIDENCY).map(
+      ([key, user_id]) => ({
+        calling_id: callingId(key),
+        slot_id: 1,
+        user_id,
+      }),
+    )
+    for (let s = 1; s <= HIGH_COUNCIL_SEATS; s++)
+      seats.push({ calling_id: councilor, slot_id: s, user_id: firstCouncilor + s - 1 })
     for (const seat of seats) {
       await trx
         .updateTable('calling_slots')
@@ -49,7 +66,10 @@ export async function seedStake(db: Kysely<DB>, dialect: Dialect, size: StakeSiz
         .execute()
     }
     await customCallings(any, now)
-    const history = [...seats, ...stake.wards.map((w) => ({ calling_id: bishop, slot_id: w.id, user_id: bishopOf(w.id) }))]
+    const history = [
+      ...seats,
+      ...stake.wards.map((w) => ({ calling_id: bishop, slot_id: w.id, user_id: bishopOf(w.id) })),
+    ]
     await insertAll(
       any,
       'calling_slot_history',
@@ -59,7 +79,11 @@ export async function seedStake(db: Kysely<DB>, dialect: Dialect, size: StakeSiz
       ]),
     )
 
-    await insertAll(any, 'speaking_overrides', stake.overrides.map((o) => ({ ...o, calling_id: councilor })))
+    await insertAll(
+      any,
+      'speaking_overrides',
+      stake.overrides.map((o) => ({ ...o, calling_id: councilor })),
+    )
     await insertAll(any, 'speaking_topics', stake.topics)
 
     await insertAll(any, 'proposals', proposals.proposals)
@@ -71,7 +95,9 @@ export async function seedStake(db: Kysely<DB>, dialect: Dialect, size: StakeSiz
   if (dialect === 'postgres') {
     // Rows were inserted with their ids: move the id sequences past them.
     for (const table of ['users', 'wards', 'proposals']) {
-      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(db)
+      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), (select max(id) from ${sql.table(table)}))`.execute(
+        db,
+      )
     }
     // A database that grew over years has been vacuumed and analysed by autovacuum.
     await sql`vacuum analyze`.execute(db)
@@ -94,7 +120,16 @@ async function customCallings(db: Kysely<any>, now: string) {
     const name = `Stake specialist ${i + 1}`
     const { id } = await db
       .insertInto('callings')
-      .values({ name, name_key: name.toLowerCase(), key: null, is_public: i % 4 !== 0, system_defined: false, max_slots: 2, created_at: now, updated_at: now })
+      .values({
+        name,
+        name_key: name.toLowerCase(),
+        key: null,
+        is_public: i % 4 !== 0,
+        system_defined: false,
+        max_slots: 2,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
     await insertAll(db, 'calling_slots', [

@@ -49,7 +49,11 @@ export async function postgresAnswers(): Promise<boolean> {
   }
 }
 
-const migrationNames = () => fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f)).sort()
+const migrationNames = () =>
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f))
+    .sort()
 
 function wantedMarker(size: StakeSize) {
   return { version: SEED_VERSION, size, migrations: migrationNames() }
@@ -101,9 +105,14 @@ export async function ensureStake(stake: Stake, argon2: Argon2Params): Promise<s
     const passwordHash = await new PasswordHasher(argon2).hash(PASSWORD)
     const counts = await seedStake(db, dialect, stake.size, passwordHash)
     const marker = { ...wantedMarker(stake.size), seeded_at: Date.now() }
-    await db.insertInto('app_settings').values({ key: MARKER, value: JSON.stringify(marker) }).execute()
+    await db
+      .insertInto('app_settings')
+      .values({ key: MARKER, value: JSON.stringify(marker) })
+      .execute()
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
-    return `seeded in ${seconds} s (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')})`
+    return `seeded in ${seconds} s (${Object.entries(counts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(', ')})`
   } finally {
     await close()
   }

@@ -9,5 +9,9 @@ import type { Kysely } from 'kysely'
  * backwards and stop at the page (docs/performance.md).
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('proposals_stage_submitted_idx').on('proposals').columns(['stage', 'submitted_at', 'id']).execute()
+  await db.schema
+    .createIndex('proposals_stage_submitted_idx')
+    .on('proposals')
+    .columns(['stage', 'submitted_at', 'id'])
+    .execute()
 }
