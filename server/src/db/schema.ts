@@ -95,12 +95,6 @@ export interface WardsTable {
   updated_at: string
 }
 
-/** A one-row change counter (db/version-counter.ts): `auth_version`, `speaking_version`. */
-export interface VersionCounterTable {
-  id: number
-  version: number
-}
-
 export interface DB {
   app_settings: AppSettingsTable
   users: UsersTable
@@ -112,6 +106,4 @@ export interface DB {
   calling_slots: CallingSlotsTable
   calling_slot_history: CallingSlotHistoryTable
   wards: WardsTable
-  auth_version: VersionCounterTable
-  speaking_version: VersionCounterTable
 }

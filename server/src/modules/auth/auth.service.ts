@@ -5,6 +5,7 @@ import { AppError, notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
+import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
 import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
@@ -163,13 +164,8 @@ export class AuthService {
     else await sessions.deleteSession(this.ctx.db, actor.sessionId)
   }
 
-  /** GET /auth/me, serialized once per kept entry of the access check (access.ts). */
-  meBytes(actor: Actor, serialize: (me: Me) => string): Promise<Buffer> {
-    return this.ctx.access.profile(actor.access, async () => Buffer.from(serialize(await this.me(actor))))
-  }
-
   async me(actor: Actor): Promise<Me> {
-    const callings = await this.ctx.access.callings(actor.access)
+    const callings = await listHeldSlots(this.ctx.db, actor.id)
     return { ...actor.user, callings, permissions: sortPermissions(actor.permissions) }
   }
 

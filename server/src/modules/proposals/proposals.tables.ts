@@ -58,12 +58,6 @@ export interface ProposalCommentsTable {
   edited_at: string | null
 }
 
-/** One row (id 1): bumped by triggers on every write to what the board shows (migration 20261122000600_board_version). */
-export interface BoardVersionTable {
-  id: number
-  version: number
-}
-
 declare module '../../db/schema.ts' {
   interface DB {
     proposals: ProposalsTable
@@ -71,6 +65,5 @@ declare module '../../db/schema.ts' {
     proposal_votes: ProposalVotesTable
     proposal_interviews: ProposalInterviewsTable
     proposal_comments: ProposalCommentsTable
-    board_version: BoardVersionTable
   }
 }
