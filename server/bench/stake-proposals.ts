@@ -67,7 +67,10 @@ export function proposalRows(nowMs: number, size: StakeSize) {
       edited_at: string | null
     }[],
   }
-  const span = YEARS * 365 * DAY - 45 * DAY
+  // Closed ones are submitted up to ~25 days ago and take about that long to
+  // close, so the last 30 days hold their share (~165 on the big stake), as
+  // a stake's board would.
+  const span = YEARS * 365 * DAY - 25 * DAY
   const start = nowMs - YEARS * 365 * DAY
   for (let i = 0; i < size.closed + size.open; i++) {
     const id = i + 1

@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 export const DATA_DIR = path.join(here, '.data')
 const MIGRATIONS_DIR = path.join(here, '../src/db/migrations')
 /** Bump when the generated data changes. */
-const SEED_VERSION = 1
+const SEED_VERSION = 2
 const MAX_AGE_MS = 7 * 86_400_000
 const MARKER = 'bench_seed'
 
