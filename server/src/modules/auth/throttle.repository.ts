@@ -52,3 +52,17 @@ export async function setLock(db: Executor, scope: ThrottleScope, key: string, u
 export async function clearThrottle(db: Executor, scope: ThrottleScope, key: string): Promise<void> {
   await db.deleteFrom('login_throttle').where('scope', '=', scope).where('key', '=', key).execute()
 }
+
+/**
+ * Housekeeping: rows whose window began before `windowStartCutoff` and that
+ * hold no lock now. They decide nothing: the next failure would restart the
+ * count at 1, exactly as for a key without a row.
+ */
+export async function purgeStaleThrottle(db: Executor, now: string, windowStartCutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('login_throttle')
+    .where('window_start', '<', windowStartCutoff)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

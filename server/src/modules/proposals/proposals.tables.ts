@@ -15,7 +15,7 @@ export interface ProposalsTable {
   stage_changed_at: string
   submitted_at: string
   updated_at: string
-  /** Lower-cased text that `q` searches (migration 20261122000600_proposal_search); never in a response. */
+  /** Lower-cased text that `q` searches (migration 20261122000650_proposal_search); never in a response. */
   search_key: Generated<string>
 }
 

@@ -22,10 +22,6 @@ const BISHOP_FIELD = ['body', 'bishop_id']
 export class WardsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   private async lockBishopCalling(trx: Executor, mode: 'share' | 'update') {
     const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
     if (!bishop) throw new Error('The system Bishop calling is missing')
@@ -49,7 +45,7 @@ export class WardsService {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
-        const now = this.now()
+        const now = this.ctx.clock.iso()
         const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, now })
         await slotRepo.insertWardSlot(trx, bishop.id, id)
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
@@ -79,7 +75,7 @@ export class WardsService {
         const change = body.bishop_id !== undefined && body.bishop_id !== holder
         if (change && body.bishop_id !== null) assertMaySeat(actor, bishop.grants)
 
-        const now = this.now()
+        const now = this.ctx.clock.iso()
         await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, now })
         if (change) {
           if (holder !== null && !(await unseatUser(trx, dialect, slot, holder, now))) {
@@ -108,7 +104,7 @@ export class WardsService {
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         await repo.deleteWard(trx, id)
-        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.now())
+        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.ctx.clock.iso())
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {
