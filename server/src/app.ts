@@ -26,6 +26,7 @@ import { AccessCache } from './modules/auth/access.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { isLevelEnabled, requestLogger } from './request-logger.ts'
+import { coerceStrictly } from './strict-input.ts'
 
 export interface AppDeps {
   config: Config
@@ -77,7 +78,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: requestLogger,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
+    // No coercion (S1): path and query text is converted strictly in preValidation below.
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false } },
+    // A "__proto__" or "constructor" key is an ignored unknown property, not a decode error (S1).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
@@ -127,7 +132,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
       ...findNul(request.query, ['query']),
       ...findNul(request.body, ['body']),
     ]
-    done(errors.length > 0 ? new ValidationFailure(errors) : undefined)
+    if (errors.length > 0) return done(new ValidationFailure(errors))
+    const schema = request.routeOptions.schema
+    coerceStrictly(schema?.params, request.params)
+    coerceStrictly(schema?.querystring, request.query)
+    done()
   })
   // Security headers from helmet, built once. (@fastify/helmet rebuilds
   // helmet's middleware, re-parsing its whole configuration, on every request.)
