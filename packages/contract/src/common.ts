@@ -53,8 +53,9 @@ export const ERROR_CODES = [
   'wrong_password',
   'conflict',
   'in_use',
-  'last_admin',
+  'last_manager',
   'too_many_attempts',
+  'cross_site',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

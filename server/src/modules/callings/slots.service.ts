@@ -47,7 +47,7 @@ export async function seatUser(
 /**
  * Empties a slot held by `holderId` and closes the history row. Returns false
  * when someone else changed the slot first. A release that would leave no
- * active user able to manage users is refused (409 last_admin), like
+ * active user able to manage users is refused (409 last_manager), like
  * deactivating the last administrator.
  */
 export async function unseatUser(

@@ -5,9 +5,11 @@ import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.t
 import { PASSWORD_CHANGE_REQUIRED, type Actor } from '../../plugins/auth.ts'
 import { checkNewPassword, randomPassword } from '../auth/passwords.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
-import { directPermissions, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
+import { directPermissions, effectivePermissionsOf, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
 import * as repo from './users.repository.ts'
-import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
+import { emailKey } from './users.repository.ts'
+import type { Executor } from '../../db/types.ts'
+import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
@@ -49,6 +51,14 @@ export class UsersService {
     return row
   }
 
+  /** S2: another user's account is administered only by someone holding all their permissions. */
+  private async assertMayAdminister(db: Executor, actor: Actor, id: number): Promise<void> {
+    if (id === actor.id) return
+    if (!mayAdminister(actor.permissions, await effectivePermissionsOf(db, id))) {
+      throw forbidden('This user holds permissions you do not hold')
+    }
+  }
+
   async get(actor: Actor, id: number): Promise<User> {
     return repo.toUser(await this.visibleUser(actor, id))
   }
@@ -59,11 +69,18 @@ export class UsersService {
     const activeChange = body.active !== undefined && body.active !== Boolean(current.active)
     if (activeChange && !manager) throw forbidden('Only a user manager may activate or deactivate users')
     if (activeChange && body.active === false && id === actor.id) {
-      throw conflict('conflict', 'You cannot deactivate yourself')
+      const lastManager = (await repo.activeHolders(this.ctx.db, 'users.manage')).every((holder) => holder === id)
+      throw lastManager
+        ? conflict('last_manager', 'This would leave no active user who can manage users')
+        : conflict('conflict', 'You cannot deactivate yourself')
     }
+    // S2: only users.manage changes an email (a self-service change could probe which addresses exist).
+    const emailChange = emailKey(body.email) !== current.email_key
+    if (emailChange && !manager) throw forbidden('Only a user manager may change an email address')
     const { db, dialect } = this.ctx
     try {
       return await db.transaction().execute(async (trx) => {
+        if (emailChange || activeChange) await this.assertMayAdminister(trx, actor, id)
         const row = await repo.updateUser(
           trx,
           id,
@@ -95,6 +112,7 @@ export class UsersService {
     const { db, hasher } = this.ctx
     const target = await repo.findUserById(db, id)
     if (!target) throw notFound('User')
+    await this.assertMayAdminister(db, actor, id)
 
     if (self) {
       if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
@@ -121,14 +139,18 @@ export class UsersService {
   }
 
   async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
-    const { db } = this.ctx
+    const { db, dialect } = this.ctx
     if (!(await repo.findUserById(db, id))) throw notFound('User')
     return db.transaction().execute(async (trx) => {
+      await this.assertMayAdminister(trx, actor, id)
       const current = await directPermissions(trx, id)
       const refused = ungrantable(actor.permissions, current, next)
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
       const wanted = sortPermissions(new Set(next))
       await replaceDirectPermissions(trx, id, wanted)
+      if (current.includes('users.manage') && !wanted.includes('users.manage')) {
+        await assertUserManagerRemains(trx, dialect, [id])
+      }
       return { permissions: wanted }
     })
   }
