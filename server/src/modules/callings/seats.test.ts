@@ -72,16 +72,16 @@ describe('concurrent changes cannot together unseat the last user managers', () 
   const t = useTestApp()
 
   it('two releases at once of the only two users.manage seats: one 204, one 409 last_manager, every round', async () => {
-    const operator = await signedIn(t, { permissions: ['callings.manage'] })
-    const [president, clerk] = [await createUser(t), await createUser(t)]
+    // Releasing a presidency seat needs all seven permissions (S3): the holders release their own.
+    const [president, clerk] = [await signedIn(t), await signedIn(t)]
     const seats = [
-      { key: 'stake_president', user: president.id, calling: await systemCallingId(t, 'stake_president') },
-      { key: 'stake_clerk', user: clerk.id, calling: await systemCallingId(t, 'stake_clerk') },
+      { key: 'stake_president', user: president.user.id, as: president.as, calling: await systemCallingId(t, 'stake_president') },
+      { key: 'stake_clerk', user: clerk.user.id, as: clerk.as, calling: await systemCallingId(t, 'stake_clerk') },
     ]
-    await seat(t, 'stake_president', president.id)
-    await seat(t, 'stake_clerk', clerk.id)
+    await seat(t, 'stake_president', president.user.id)
+    await seat(t, 'stake_clerk', clerk.user.id)
     for (let round = 0; round < 5; round++) {
-      const results = await Promise.all(seats.map((s) => operator.as('DELETE', `/api/callings/${s.calling}/1`)))
+      const results = await Promise.all(seats.map((s) => s.as('DELETE', `/api/callings/${s.calling}/1`)))
       assert.deepEqual(results.map((r) => r.statusCode).sort(), [204, 409], results.map((r) => r.body).join(' | '))
       expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_manager')
       const released = seats[results.findIndex((r) => r.statusCode === 204)]!
@@ -100,8 +100,8 @@ describe('concurrent changes cannot together unseat the last user managers', () 
     const presidency = await systemCallingId(t, 'stake_president')
     const operator = await signedIn(t, { permissions: ['callings.manage'] })
     const results = await Promise.all([
-      president.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: [] }),
-      operator.as('DELETE', `/api/callings/${presidency}/1`),
+      operator.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: [] }),
+      president.as('DELETE', `/api/callings/${presidency}/1`),
     ])
     const [grants, release] = results.map((r) => r.statusCode)
     const bodies = results.map((r) => r.body).join(' | ')

@@ -30,7 +30,7 @@ export class WardsService {
     const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
     if (!bishop) throw new Error('The system Bishop calling is missing')
     await callings.lockCalling(trx, bishop.id, this.ctx.dialect, mode)
-    return { id: bishop.id, grants: await callings.callingPermissions(trx, bishop.id) }
+    return { id: bishop.id, key: bishop.key, grants: await callings.callingPermissions(trx, bishop.id) }
   }
 
   list(): Promise<Ward[]> {
@@ -48,7 +48,7 @@ export class WardsService {
     try {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
-        if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
+        if (body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
         const now = this.now()
         const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, now })
         await slotRepo.insertWardSlot(trx, bishop.id, id)
@@ -65,8 +65,7 @@ export class WardsService {
   /**
    * PUT /wards/{id}. `bishop_id`: omitted leaves the Bishop slot alone; null
    * releases it; another user replaces the holder (release + fill, both in
-   * the history). Seating needs the Bishop calling's grants (contract §4);
-   * releasing does not, as with DELETE /callings/{id}/{slot_id}.
+   * the history). Seating and releasing both need the Bishop seat's powers (S3).
    */
   async update(actor: Actor, id: number, body: WardBody): Promise<Ward> {
     const { db, dialect } = this.ctx
@@ -77,7 +76,8 @@ export class WardsService {
         const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         const change = body.bishop_id !== undefined && body.bishop_id !== holder
-        if (change && body.bishop_id !== null) assertMaySeat(actor, bishop.grants)
+        if (change && holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
+        if (change && body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
 
         const now = this.now()
         await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, now })
@@ -107,6 +107,8 @@ export class WardsService {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
+        // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
+        if (holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
         await repo.deleteWard(trx, id)
         if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.now())
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))

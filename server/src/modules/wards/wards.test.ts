@@ -125,10 +125,12 @@ describe('wards (contract §6)', () => {
       expectError(await admin('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 409, 'conflict')
     })
 
-    it('seating a bishop needs the Bishop calling\'s grant (proposals.submit): 403 for a wards.manage-only user', async () => {
+    it('seating a bishop needs the Bishop calling\'s grant (proposals.submit) and proposals.view (S3): 403 otherwise', async () => {
       const bishop = await createUser(t)
       expectError(await wardManager('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 403, 'forbidden')
-      const { as } = await signedIn(t, { permissions: ['wards.manage', 'proposals.submit'] })
+      const submitOnly = (await signedIn(t, { permissions: ['wards.manage', 'proposals.submit'] })).as
+      expectError(await submitOnly('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 403, 'forbidden')
+      const { as } = await signedIn(t, { permissions: ['wards.manage', 'proposals.submit', 'proposals.view'] })
       assert.equal((await makeWard({ bishop_id: bishop.id }, as)).bishop_id, bishop.id)
     })
   })
@@ -171,13 +173,15 @@ describe('wards (contract §6)', () => {
       assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, null)
     })
 
-    it('a wards.manage-only user cannot seat a bishop (403) but may release one', async () => {
+    it('a wards.manage-only user can neither seat nor release a bishop (403, S3)', async () => {
       const bishop = await createUser(t)
       const ward = await makeWard({ bishop_id: bishop.id })
       const other = await createUser(t)
       expectError(await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: other.id }), 403, 'forbidden')
       assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.id)
-      const released = await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null })
+      expectError(await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null }), 403, 'forbidden')
+      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.id)
+      const released = await admin('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null })
       assert.equal(released.json().bishop_id, null)
     })
 
@@ -210,7 +214,9 @@ describe('wards (contract §6)', () => {
     it('with a seated bishop: 204, the bishop loses the calling and the holding is closed in the history', async () => {
       const bishop = await signedIn(t)
       const ward = await makeWard({ bishop_id: bishop.user.id })
-      assert.equal((await wardManager('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
+      // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
+      expectError(await wardManager('DELETE', `/api/wards/${ward.id}`), 403, 'forbidden')
+      assert.equal((await admin('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
       const me = (await bishop.as('GET', '/api/auth/me')).json()
       assert.deepEqual(me.callings, [])
       assert.deepEqual(me.permissions, [])
