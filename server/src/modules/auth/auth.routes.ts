@@ -35,7 +35,8 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     login.post(
       '/login',
       {
-        config: { auth: 'public' },
+        // Signing in ignores who the caller was: no password-change guard (S8) here.
+        config: { auth: 'public', passwordChangeExempt: true },
         schema: {
           tags: ['auth'],
           summary: 'Sign in with email and password (form-encoded)',
