@@ -158,8 +158,10 @@ describe('board cache: every change shows on the next read', () => {
     assert.ok(await card(user.as, p.id), 'card shown')
     await t.database.db.updateTable('calling_slots').set({ user_id: null, filled_at: null }).where('user_id', '=', user.user.id).execute()
     assert.equal(await card(user.as, p.id), undefined)
-    // proposals.view granted directly: every card.
+    // proposals.view granted directly: not a card at sp_approval (S9); proposals.manage: every card.
     await t.database.db.insertInto('user_permissions').values({ user_id: user.user.id, permission: 'proposals.view' }).execute()
+    assert.equal(await card(user.as, p.id), undefined)
+    await t.database.db.insertInto('user_permissions').values({ user_id: user.user.id, permission: 'proposals.manage' }).execute()
     assert.ok(await card(user.as, p.id), 'card shown')
   })
 
@@ -226,7 +228,7 @@ describe('board cache: every change shows on the next read', () => {
   it('drops a closed card once 30 days have passed, with no write in between', async () => {
     const p = await submit(clerk.as, ward)
     await ok(clerk.as('POST', `${URL}/${p.id}/decline`, { reason: 'No' }))
-    const watcher = await signedIn(t, { permissions: ['proposals.view'] })
+    const watcher = await signedIn(t, { permissions: ['proposals.manage'] })
     assert.equal(await stageOf(watcher.as, p.id), 'closed')
     t.clock.advance(30 * 24 * 3600 - 1)
     const fresh = injectAs(t, (await login(t, watcher.user)).token)

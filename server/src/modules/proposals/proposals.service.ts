@@ -14,6 +14,7 @@ import {
   initialStage,
   isOpen,
   seesAll,
+  visibilityScope,
   type Viewer,
 } from './proposals.policy.ts'
 import { BoardCache } from './board.cache.ts'
@@ -145,7 +146,7 @@ export class ProposalsService {
     const { version, roles } = await repo.boardVersionAndRoles(this.ctx.db, actor.id)
     const viewer: Viewer = { id: actor.id, permissions: actor.permissions, roles }
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
-    const scope = seesAll(viewer) ? 'all' : `own+wards:${[...viewer.roles.bishopWardIds].sort((a, b) => a - b).join(',')}`
+    const scope = seesAll(viewer) ? 'all' : visibilityScope(viewer)
     return this.boards.obtain(`${viewer.id}|${scope}`, version, since, async () => {
       const board = await this.buildBoard(viewer, since)
       return { bytes: Buffer.from(serialize(board)), oldestClosed: board.closed_recently.at(-1)?.stage_changed_at ?? null }

@@ -12,6 +12,7 @@ import * as repo from './wards.repository.ts'
 const duplicateName = () => conflict('duplicate_name', 'A ward with this name already exists')
 const inUse = () => conflict('in_use', 'This ward is still referred to (proposals or speaking assignments)')
 const BISHOP_FIELD = ['body', 'bishop_id']
+const withoutBishop = (ward: Ward): Ward => ({ ...ward, bishop_id: null })
 
 /**
  * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
@@ -33,14 +34,16 @@ export class WardsService {
     return { id: bishop.id, key: bishop.key, grants: await callings.callingPermissions(trx, bishop.id) }
   }
 
-  list(): Promise<Ward[]> {
-    return repo.listWards(this.ctx.db)
+  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (contract §5). */
+  async list(anonymous: boolean): Promise<Ward[]> {
+    const wards = await repo.listWards(this.ctx.db)
+    return anonymous ? wards.map(withoutBishop) : wards
   }
 
-  async get(id: number): Promise<Ward> {
+  async get(id: number, anonymous: boolean): Promise<Ward> {
     const ward = await repo.findWard(this.ctx.db, id)
     if (!ward) throw notFound('Ward')
-    return ward
+    return anonymous ? withoutBishop(ward) : ward
   }
 
   /** Creates the ward and its Bishop slot (and seats `bishop_id`) in one transaction. */
