@@ -23,7 +23,7 @@ describe('S9 stage-aware privacy', () => {
     manager = await signedIn(t, { permissions: ['proposals.manage', 'proposals.submit'] })
     bishop = await bishopOf(t, ward)
     sp = await presidency(t)
-    ;[hc] = await highCouncilors(t, 1)
+    hc = (await highCouncilors(t, 1))[0]!
     viewOnly = await signedIn(t, { permissions: ['proposals.view'] })
   })
 
@@ -45,38 +45,38 @@ describe('S9 stage-aware privacy', () => {
 
   it('a high councilor gets 404 at sp_approval and sees the proposal once it reaches hc_approval', async () => {
     const p = await submit(bishop.as, ward)
-    assert.equal(await hiddenFrom(hc!, p.id), true)
+    assert.equal(await hiddenFrom(hc, p.id), true)
     assert.equal(await hiddenFrom(viewOnly, p.id), true)
     for (const who of [bishop, manager, sp.president, sp.first, sp.second]) assert.equal(await shows(who, p.id), true)
     await move(manager.as, p.id, 'advance', 'sp_approval')
-    assert.equal(await shows(hc!, p.id), true)
+    assert.equal(await shows(hc, p.id), true)
     assert.equal(await shows(viewOnly, p.id), true)
-    const listed = (await hc!.as('GET', `${URL}?stage=hc_approval&limit=200`)).json() as Proposal[]
+    const listed = (await hc.as('GET', `${URL}?stage=hc_approval&limit=200`)).json() as Proposal[]
     assert.ok(listed.some((x) => x.id === p.id))
     // Reverted to the presidency's stage, it is theirs again.
     await move(manager.as, p.id, 'revert', 'hc_approval')
-    assert.equal(await hiddenFrom(hc!, p.id), true)
+    assert.equal(await hiddenFrom(hc, p.id), true)
   })
 
   it('a proposal declined at sp_approval stays hidden from the high council; one declined later does not', async () => {
     const early = await submit(bishop.as, ward)
     assert.equal((await manager.as('POST', `${URL}/${early.id}/decline`, { reason: 'Not now' })).statusCode, 200)
-    assert.equal(await hiddenFrom(hc!, early.id), true)
+    assert.equal(await hiddenFrom(hc, early.id), true)
     assert.equal(await shows(sp.president, early.id), true)
 
     const later = await submit(bishop.as, ward)
     await move(manager.as, later.id, 'advance', 'sp_approval')
     assert.equal((await manager.as('POST', `${URL}/${later.id}/decline`, { reason: 'No' })).statusCode, 200)
-    assert.equal(await shows(hc!, later.id), true)
+    assert.equal(await shows(hc, later.id), true)
   })
 
   it('votes cast at sp_approval are listed to the presidency and managers only', async () => {
     const p = await submit(bishop.as, ward)
     assert.equal((await sp.president.as('POST', `${URL}/${p.id}/approvals?approved=true`)).statusCode, 201)
     await move(manager.as, p.id, 'advance', 'sp_approval')
-    assert.equal((await hc!.as('POST', `${URL}/${p.id}/approvals?approved=false`)).statusCode, 201)
+    assert.equal((await hc.as('POST', `${URL}/${p.id}/approvals?approved=false`)).statusCode, 201)
     const stages = async (who: Who) => ((await who.as('GET', `${URL}/${p.id}/approvals`)).json() as Approval[]).map((v) => v.stage)
-    assert.deepEqual(await stages(hc!), ['hc_approval'])
+    assert.deepEqual(await stages(hc), ['hc_approval'])
     assert.deepEqual(await stages(viewOnly), ['hc_approval'])
     assert.deepEqual(await stages(sp.second), ['sp_approval', 'hc_approval'])
     assert.deepEqual(await stages(manager), ['sp_approval', 'hc_approval'])
