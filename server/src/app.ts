@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, ValidationErrorBody } from '@stake/contract'
 import type { Kysely } from 'kysely'
-import type { Config } from './config.ts'
+import { proxyTrust, type Config } from './config.ts'
 import { ValidationFailure, type FieldError } from './errors.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { AppContext } from './context.ts'
@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // Fastify's own two lines per request are replaced by one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     childLoggerFactory: requestLogger,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
