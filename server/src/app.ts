@@ -22,7 +22,6 @@ import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
 import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
-import { AccessCache } from './modules/auth/access.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { isLevelEnabled, requestLogger } from './request-logger.ts'
@@ -94,7 +93,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     clock,
     tokens: new AccessTokens(secret, config.accessTokenTtlSeconds),
     hasher: new PasswordHasher(config.argon2),
-    access: new AccessCache(db),
   }
 
   // One JSON line per request, with its id; never headers, cookies or bodies.

@@ -5,7 +5,6 @@ import type { Dialect } from './db/database.ts'
 import type { DB } from './db/schema.ts'
 import type { AccessTokens } from './modules/auth/tokens.ts'
 import type { PasswordHasher } from './modules/auth/passwords.ts'
-import type { AccessCache } from './modules/auth/access.ts'
 
 /** What every module gets: built once in buildApp, passed down explicitly. */
 export interface AppContext {
@@ -15,6 +14,4 @@ export interface AppContext {
   clock: Clock
   tokens: AccessTokens
   hasher: PasswordHasher
-  /** The per-request auth check and what it keeps between requests. */
-  access: AccessCache
 }

@@ -22,18 +22,3 @@ export function sendPage<T>(reply: FastifyReply, page: { rows: T[]; total: numbe
   reply.header('X-Total-Count', String(page.total))
   return page.rows
 }
-
-/**
- * For routes that answer bytes kept by a cache (board, calendar, /auth/me):
- * `serialize` makes them with the route's own response serializer, so they
- * are exactly what returning the object would send; `sendKept` sends them as
- * they are.
- */
-export const serializerOf =
-  <T>(reply: FastifyReply) =>
-  (value: T): string =>
-    reply.serialize(value) as string
-
-export function sendKept(reply: FastifyReply, bytes: Buffer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(bytes)
-}

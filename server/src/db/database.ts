@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -17,87 +17,25 @@ export interface Database {
 pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
 
 /**
- * The better-sqlite3 connection behind a Kysely instance, with prepared
- * statements kept per SQL text. Preparing is the most expensive step of a
- * small query, and Kysely produces the same SQL text for the same query shape.
- *
- * better-sqlite3 refuses to bind JavaScript booleans. SQLite stores them as
- * 0/1 anyway, so values are converted on the way in; mappers read them back
- * with `Boolean(...)` on both dialects.
+ * Kysely's SqliteDialect over a better-sqlite3 connection. better-sqlite3
+ * refuses to bind JavaScript booleans; SQLite stores them as 0/1 anyway, so
+ * values are converted on the way in, and mappers read them back with
+ * `Boolean(...)` on both dialects.
  */
-export class SqliteConnection {
-  private readonly statements = new Map<string, BetterSqlite3.Statement>()
-
-  constructor(readonly raw: BetterSqlite3.Database) {}
-
-  private statement(sql: string): BetterSqlite3.Statement {
-    return prepared(this.statements, sql, () => this.raw.prepare(sql))
+function sqliteDriver(raw: BetterSqlite3.Database) {
+  const bind = (params: readonly unknown[]) => params.map((value) => (typeof value === 'boolean' ? Number(value) : value))
+  return {
+    close: () => raw.close(),
+    prepare: (sql: string) => {
+      const statement = raw.prepare(sql)
+      return {
+        reader: statement.reader,
+        all: (params: readonly unknown[]) => statement.all(bind(params)),
+        run: (params: readonly unknown[]) => statement.run(bind(params)),
+        iterate: (params: readonly unknown[]) => statement.iterate(bind(params)),
+      }
+    },
   }
-
-  private readonly plucking = new Map<string, BetterSqlite3.Statement>()
-
-  /**
-   * Runs a query now and answers the first column of its first row. Without
-   * row objects: better-sqlite3 builds each row object property by property,
-   * which costs more than a small indexed query. (Plucking is a mode of the
-   * statement object, so these statements are kept apart from Kysely's.)
-   */
-  value<T>(sql: string, params: readonly unknown[]): T | undefined {
-    const statement = prepared(this.plucking, sql, () => this.raw.prepare(sql).pluck())
-    return statement.get(params.map(toSqliteValue)) as T | undefined
-  }
-
-  /** Runs one statement now; rows for a query, none for a write without RETURNING. */
-  execute<Row>(sql: string, params: readonly unknown[]): Row[] {
-    const statement = this.statement(sql)
-    const values = params.map(toSqliteValue)
-    if (statement.reader) return statement.all(values) as Row[]
-    statement.run(values)
-    return []
-  }
-
-  /** The driver Kysely's SqliteDialect calls. */
-  driver() {
-    return {
-      close: () => this.raw.close(),
-      prepare: (sql: string) => {
-        const statement = this.statement(sql)
-        return {
-          reader: statement.reader,
-          all: (params: readonly unknown[]) => statement.all(params.map(toSqliteValue)),
-          run: (params: readonly unknown[]) => statement.run(params.map(toSqliteValue)),
-          iterate: (params: readonly unknown[]) => statement.iterate(params.map(toSqliteValue)),
-        }
-      },
-    }
-  }
-}
-
-/** The statement kept for `sql`, prepared on first use (at most 2,000 kept: a runaway of distinct texts cannot grow it). */
-function prepared(kept: Map<string, BetterSqlite3.Statement>, sql: string, prepare: () => BetterSqlite3.Statement) {
-  let statement = kept.get(sql)
-  if (!statement) {
-    statement = prepare()
-    if (kept.size >= 2000) kept.clear()
-    kept.set(sql, statement)
-  }
-  return statement
-}
-
-const toSqliteValue = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value)
-
-const sqliteConnections = new WeakMap<Kysely<DB>, SqliteConnection>()
-
-/**
- * The SQLite connection to run a statement on directly — synchronously,
- * without Kysely's asynchronous driver path — or null when that is not safe:
- * PostgreSQL, an open transaction object, or a transaction open on the
- * connection (a statement run beside it would join it and could read its
- * uncommitted rows). Used only by `precompiled` queries on hot paths.
- */
-export function directSqlite(db: Kysely<DB> | Transaction<DB>): SqliteConnection | null {
-  const connection = sqliteConnections.get(db as Kysely<DB>)
-  return connection && !connection.raw.inTransaction ? connection : null
 }
 
 export function openSqlite(file: string): BetterSqlite3.Database {
@@ -114,9 +52,7 @@ export function openSqlite(file: string): BetterSqlite3.Database {
 export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length) || ':memory:'
-    const connection = new SqliteConnection(openSqlite(file))
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection.driver() as never }) })
-    sqliteConnections.set(db, connection)
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqliteDriver(openSqlite(file)) as never }) })
     return { db, dialect: 'sqlite', close: () => db.destroy() }
   }
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 })

@@ -12,8 +12,9 @@ import { dialectOf } from './dialect.ts'
  * PostgreSQL: one statement-level trigger per table. SQLite has only row
  * triggers: one per table and event.
  *
- * Migrations call this, so what it creates must never change: extend it with
- * a new function instead.
+ * Used only by the landed migrations 20261123000100 and 20261123000200, so
+ * what it creates must never change. The counters are dropped again by
+ * 20261124000100_drop_change_counters: nothing reads them any more.
  */
 export async function createVersionCounter(db: Kysely<any>, name: string, tables: readonly string[]): Promise<void> {
   await db.schema

@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Permission, User } from '@stake/contract'
 import type { AppContext } from '../context.ts'
 import { AppError, forbidden, unauthorized } from '../errors.ts'
-import type { Access } from '../modules/auth/access.ts'
+import { findSessionAccess } from '../modules/auth/sessions.repository.ts'
+import { parsePermissionList } from '../modules/users/permissions.repository.ts'
+import { toUser } from '../modules/users/users.repository.ts'
 
 /** Who is calling: set by this plugin, read by handlers. */
 export interface Actor {
@@ -13,8 +15,6 @@ export interface Actor {
   permissions: ReadonlySet<Permission>
   /** The user's record as read by this request's session check. */
   user: User
-  /** What the auth check knows of the user (modules/auth/access.ts). */
-  access: Access
 }
 
 /**
@@ -64,13 +64,14 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Not authenticated')
 
     const { sessionId, userId } = verified.claims
-    const access = await ctx.access.check(sessionId, userId, now.toISOString())
-    if (!access) throw unauthorized()
+    const row = await findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, now.toISOString())
+    if (!row) throw unauthorized()
 
-    const { user, permissions } = access
+    const user = toUser(row)
+    const permissions = parsePermissionList(row.permissions)
     if (user.force_password_reset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
 
-    request.actor = { id: user.id, sessionId, forcePasswordReset: user.force_password_reset, permissions, user, access }
+    request.actor = { id: user.id, sessionId, forcePasswordReset: user.force_password_reset, permissions, user }
     if (config.permission && !permissions.has(config.permission)) {
       throw forbidden(`This needs the ${config.permission} permission`)
     }

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
-import { sendKept, serializerOf, type FastifyTypebox } from '../../http.ts'
+import type { FastifyTypebox } from '../../http.ts'
 import type { AppContext } from '../../context.ts'
 import { ValidationFailure } from '../../errors.ts'
 import { requireActor } from '../../plugins/auth.ts'
@@ -89,7 +89,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       config: { passwordChangeExempt: true },
       schema: { tags: ['auth'], summary: 'The current user, with callings and effective permissions', response: { 200: Me } },
     },
-    async (request, reply) => sendKept(reply, await service.meBytes(requireActor(request), serializerOf(reply))),
+    async (request) => service.me(requireActor(request)),
   )
 
   app.post(

@@ -5,18 +5,11 @@ import { AppError, notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
+import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
-import * as throttle from './throttle.repository.ts'
+import { SignInAttempts } from './attempts.ts'
 import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
 
-/** Contract §3 throttling numbers. */
-export const THROTTLE = {
-  windowSeconds: 15 * 60,
-  accountFailures: 5,
-  ipFailures: 100,
-  /** First account lock; doubles with every further failure, up to the window. */
-  accountLockSeconds: 30,
-}
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
 
@@ -34,7 +27,11 @@ export interface IssuedSession {
 }
 
 export class AuthService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly attempts: SignInAttempts
+
+  constructor(private readonly ctx: AppContext) {
+    this.attempts = new SignInAttempts(ctx)
+  }
 
   private async accessToken(userId: number, sessionId: string): Promise<TokenResponse> {
     const access_token = await this.ctx.tokens.sign({ userId, sessionId }, this.ctx.clock.now())
@@ -45,75 +42,39 @@ export class AuthService {
     return Math.max(0, Math.floor((Date.parse(expiresAt) - this.ctx.clock.now().getTime()) / 1000))
   }
 
-  private tooManyAttempts(lockedUntil: string): AppError {
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(lockedUntil) - this.ctx.clock.now().getTime()) / 1000))
-    return new AppError(429, null, 'Too many sign-in attempts. Try again later.', { 'Retry-After': String(retryAfter) })
-  }
-
   async login(username: string, password: string, client: ClientInfo): Promise<IssuedSession> {
     const { db, clock, hasher, config } = this.ctx
     const now = clock.now()
     const nowIso = now.toISOString()
     const account = emailKey(username)
-    const keys = [
-      { scope: 'account' as const, key: account },
-      { scope: 'ip' as const, key: client.ip },
-    ]
-    // An active lock wins even over a correct password (contract §3).
-    const locks = await throttle.findLocks(db, keys, nowIso)
-    const latest = locks.map((l) => l.locked_until!).sort().at(-1)
-    if (latest) throw this.tooManyAttempts(latest)
+    const keys = { account, ip: client.ip }
+    // Counted before the password is checked (S4); an active lock wins even over a correct password.
+    await this.attempts.admit(keys)
 
     const user = await findUserByEmail(db, account)
     // Unknown email, wrong password and inactive user take the same path and
     // the same time: one argon2 verification each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
-    if (!user || !ok || !user.active) {
-      await this.countFailure(keys, now)
-      throw unauthorized(BAD_CREDENTIALS)
-    }
+    if (!user || !ok || !user.active) throw unauthorized(BAD_CREDENTIALS)
+    await this.attempts.succeeded(keys)
 
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await db.transaction().execute(async (trx) => {
-      await throttle.clearThrottle(trx, 'account', account)
-      await sessions.insertSession(trx, {
-        id: sessionId,
-        user_id: user.id,
-        token_hash: hashSecret(secret),
-        created_at: nowIso,
-        expires_at: expiresAt,
-        last_used_at: nowIso,
-        user_agent: client.userAgent?.slice(0, 500) ?? null,
-        ip: client.ip.slice(0, 64),
-      })
+    await sessions.insertSession(db, {
+      id: sessionId,
+      user_id: user.id,
+      token_hash: hashSecret(secret),
+      created_at: nowIso,
+      expires_at: expiresAt,
+      last_used_at: nowIso,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      ip: client.ip.slice(0, 64),
     })
     return {
       tokens: await this.accessToken(user.id, sessionId),
       cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
     }
-  }
-
-  private async countFailure(keys: { scope: 'account' | 'ip'; key: string }[], now: Date): Promise<void> {
-    const nowIso = now.toISOString()
-    const cutoff = addSeconds(now, -THROTTLE.windowSeconds).toISOString()
-    await this.ctx.db.transaction().execute(async (trx) => {
-      for (const { scope, key } of keys) {
-        const { failures, window_start } = await throttle.countFailure(trx, scope, key, nowIso, cutoff)
-        if (scope === 'account' && failures >= THROTTLE.accountFailures) {
-          const seconds = Math.min(
-            THROTTLE.windowSeconds,
-            THROTTLE.accountLockSeconds * 2 ** (failures - THROTTLE.accountFailures),
-          )
-          await throttle.setLock(trx, scope, key, addSeconds(now, seconds).toISOString())
-        }
-        if (scope === 'ip' && failures >= THROTTLE.ipFailures) {
-          const until = addSeconds(new Date(window_start), THROTTLE.windowSeconds)
-          await throttle.setLock(trx, scope, key, (until > now ? until : addSeconds(now, 60)).toISOString())
-        }
-      }
-    })
   }
 
   /**
@@ -163,13 +124,8 @@ export class AuthService {
     else await sessions.deleteSession(this.ctx.db, actor.sessionId)
   }
 
-  /** GET /auth/me, serialized once per kept entry of the access check (access.ts). */
-  meBytes(actor: Actor, serialize: (me: Me) => string): Promise<Buffer> {
-    return this.ctx.access.profile(actor.access, async () => Buffer.from(serialize(await this.me(actor))))
-  }
-
   async me(actor: Actor): Promise<Me> {
-    const callings = await this.ctx.access.callings(actor.access)
+    const callings = await listHeldSlots(this.ctx.db, actor.id)
     return { ...actor.user, callings, permissions: sortPermissions(actor.permissions) }
   }
 

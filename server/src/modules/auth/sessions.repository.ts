@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
-import { precompiled, precompiledValue } from '../../db/precompiled.ts'
+import type { Dialect } from '../../db/database.ts'
 import { effectivePermissionList } from '../users/permissions.repository.ts'
 
 export interface NewSession {
@@ -19,64 +19,34 @@ export async function insertSession(db: Executor, session: NewSession): Promise<
   await db.insertInto('sessions').values(session).execute()
 }
 
-const sessionWithUser = precompiled(['id'], (db, p) =>
-  db
+/** The session a refresh cookie names, with whether its user is active. */
+export function findSessionForRefresh(db: Executor, id: string) {
+  return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['s.id', 's.user_id', 's.token_hash', 's.previous_token_hash', 's.rotated_at', 's.expires_at', 'u.active'])
-    .where('s.id', '=', p.id),
-)
-
-/** The session a refresh cookie names, with whether its user is active. */
-export async function findSessionForRefresh(db: Kysely<DB>, id: string) {
-  const [row] = await sessionWithUser(db, { id })
-  return row
+    .where('s.id', '=', id)
+    .executeTakeFirst()
 }
 
 /**
- * The per-request check (contract §3), one indexed query: the session exists,
- * belongs to the token's user and has not expired, and the user is active.
- * Answers the current auth_version (what access.ts keys the user's record,
- * permissions and held slots by), or no row when the check fails.
+ * The per-request check (contract §3) in one query on the sessions primary
+ * key: the session exists, belongs to the token's user and has not expired,
+ * the user is active; with the user's record and effective permissions (one
+ * statement, so one snapshot). Nothing is kept between requests, so logout,
+ * a password change, deactivation and a withdrawn grant stop the next request.
  */
-const liveSession = precompiledValue<number, 'sessionId' | 'userId' | 'now'>(['sessionId', 'userId', 'now'], (db, p) =>
-  db
-    .selectFrom('auth_version as v')
-    .select('v.version')
-    .where('v.id', '=', 1)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('sessions as s')
-          .innerJoin('users as u', 'u.id', 's.user_id')
-          .select('s.id')
-          .where('s.id', '=', p.sessionId)
-          .where('s.user_id', '=', p.userId as unknown as number)
-          .where('s.expires_at', '>', p.now)
-          .where('u.active', '=', true),
-      ),
-    ),
-)
-
-export async function liveSessionVersion(db: Kysely<DB>, sessionId: string, userId: number, now: string): Promise<number | undefined> {
-  const version = await liveSession(db, { sessionId, userId, now })
-  return version === undefined ? undefined : Number(version)
-}
-
-/**
- * What a request needs to know of a user whose session passed the check: the
- * user row and effective permissions (one statement, so one snapshot).
- */
-const userAccess = precompiled(['userId'], (db, p) =>
-  db
-    .selectFrom('users as u')
+export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: string, userId: number, now: string) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
     .select(['u.id', 'u.email', 'u.fname', 'u.lname', 'u.active', 'u.force_password_reset', 'u.created_at', 'u.updated_at'])
-    .select((eb) => effectivePermissionList(db, eb.ref('u.id')).as('permissions'))
-    .where('u.id', '=', p.userId as unknown as number),
-)
-
-export async function findUserAccess(db: Kysely<DB>, userId: number) {
-  const [row] = await userAccess(db, { userId })
-  return row
+    .select((eb) => effectivePermissionList(db, dialect, eb.ref('u.id')).as('permissions'))
+    .where('s.id', '=', sessionId)
+    .where('s.user_id', '=', userId)
+    .where('s.expires_at', '>', now)
+    .where('u.active', '=', true)
+    .executeTakeFirst()
 }
 
 /**
@@ -84,30 +54,26 @@ export async function findUserAccess(db: Kysely<DB>, userId: number) {
  * still the session's token, the session has not expired and its user is
  * active, so two concurrent refreshes cannot both rotate. The usual refresh is
  * this one statement; anything else is sorted out by reading the session.
+ * Answers the rotated session's user and expiry, or undefined when nothing was rotated.
  */
-const rotate = precompiled(['id', 'currentHash', 'nextHash', 'now'], (db, p) =>
-  db
-    .updateTable('sessions')
-    .set({ token_hash: p.nextHash, previous_token_hash: p.currentHash, rotated_at: p.now, last_used_at: p.now })
-    .where('id', '=', p.id)
-    .where('token_hash', '=', p.currentHash)
-    .where('expires_at', '>', p.now)
-    .where(({ exists, selectFrom }) =>
-      exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true)),
-    )
-    .returning(['user_id', 'expires_at']),
-)
-
-/** The rotated session's user and expiry, or undefined when nothing was rotated. */
 export async function rotateSessionToken(
-  db: Kysely<DB>,
+  db: Executor,
   id: string,
   currentHash: string,
   nextHash: string,
   now: string,
 ): Promise<{ user_id: number; expires_at: string } | undefined> {
-  const [row] = await rotate(db, { id, currentHash, nextHash, now })
-  return row
+  return db
+    .updateTable('sessions')
+    .set({ token_hash: nextHash, previous_token_hash: currentHash, rotated_at: now, last_used_at: now })
+    .where('id', '=', id)
+    .where('token_hash', '=', currentHash)
+    .where('expires_at', '>', now)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true)),
+    )
+    .returning(['user_id', 'expires_at'])
+    .executeTakeFirst()
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -1,8 +1,5 @@
-import { sql, type Kysely } from 'kysely'
 import type { CallingHistoryEntry, CallingSlot, HeldCalling } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
-import type { DB } from '../../db/schema.ts'
-import { precompiled } from '../../db/precompiled.ts'
 
 /**
  * Slots of a calling (contract §5): numbered 1..max_slots (a Bishop slot by its
@@ -88,19 +85,16 @@ export async function countSlots(db: Executor, callingId: number): Promise<numbe
 }
 
 
-const heldSlots = precompiled(['userId'], (db, p) =>
-  db
+/** The slots a user holds, by calling and slot (GET /auth/me). */
+export async function listHeldSlots(db: Executor, userId: number): Promise<HeldCalling[]> {
+  const rows = await db
     .selectFrom('calling_slots as cs')
     .innerJoin('callings as c', 'c.id', 'cs.calling_id')
     .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
-    .where('cs.user_id', '=', p.userId as unknown as number)
+    .where('cs.user_id', '=', userId)
     .orderBy('c.id')
-    .orderBy('cs.slot_id'),
-)
-
-/** The slots a user holds, by calling and slot (GET /auth/me). */
-export async function listHeldSlots(db: Kysely<DB>, userId: number): Promise<HeldCalling[]> {
-  const rows = await heldSlots(db, { userId })
+    .orderBy('cs.slot_id')
+    .execute()
   return rows.map((h) => ({ calling_id: h.calling_id, name: h.name, key: h.key ?? null, slot_id: h.slot_id, ward_id: h.ward_id ?? null }))
 }
 

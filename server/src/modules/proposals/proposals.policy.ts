@@ -115,14 +115,6 @@ export function canSee(viewer: Viewer, proposal: Pick<ProposalFacts, 'submitter'
   return atPresidencyStage(proposal) ? viewer.roles.presidency : viewer.permissions.has('proposals.view')
 }
 
-/** What, besides the caller's id, decides which proposals a caller who does not see everything sees (a cache key). */
-export const visibilityScope = (viewer: Viewer): string =>
-  [
-    `wards:${[...viewer.roles.bishopWardIds].sort((a, b) => a - b).join(',')}`,
-    viewer.permissions.has('proposals.view') ? 'view' : '',
-    viewer.roles.presidency ? 'presidency' : '',
-  ].join('|')
-
 /** `submitter` must be the caller unless the caller manages proposals. */
 export const canSubmitAs = (viewer: Viewer, submitter: number): boolean => submitter === viewer.id || canManage(viewer)
 

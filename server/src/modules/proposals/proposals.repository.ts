@@ -1,8 +1,7 @@
-import { type ExpressionBuilder, type Kysely, type Selectable } from 'kysely'
-import type { Interview, Proposal, Stage } from '@stake/contract'
+import { type ExpressionBuilder, type Selectable } from 'kysely'
+import { CLOSED_STAGES, OPEN_STAGES, type Interview, type Proposal, type Stage } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
 import { containsPattern } from '../../db/like.ts'
-import { precompiled } from '../../db/precompiled.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
@@ -12,18 +11,16 @@ export type ProposalRow = Selectable<ProposalsTable>
 
 // ---------------------------------------------------------------- roles
 
-const seatsOf = precompiled(['userId'], (db, p) =>
-  db
+/** The seats that give a role in the tracker (one indexed query, read on every tracker request). */
+export async function rolesOf(db: Executor, userId: number): Promise<Roles> {
+  const seats = await db
     .selectFrom('calling_slots as cs')
     .innerJoin('callings as c', 'c.id', 'cs.calling_id')
     .select(['c.key', 'cs.ward_id'])
-    .where('cs.user_id', '=', p.userId as unknown as number)
-    .where('c.key', 'in', [...ROLE_KEYS]),
-)
-
-/** The seats that give a role in the tracker (one indexed query, read on every tracker request). */
-export async function rolesOf(db: Kysely<DB>, userId: number): Promise<Roles> {
-  return rolesFromSeats(await seatsOf(db, { userId }))
+    .where('cs.user_id', '=', userId)
+    .where('c.key', 'in', [...ROLE_KEYS])
+    .execute()
+  return rolesFromSeats(seats)
 }
 
 // ---------------------------------------------------------------- reads
@@ -228,67 +225,24 @@ export async function listProposalViews(db: Executor, viewer: Viewer, filter: Pr
 }
 
 /**
- * Open proposals and those closed since `closedSince`, oldest change first,
- * in two statements whatever their number: the cards with their interview
- * (a join: one per proposal), then the votes at the current stage of every
- * proposal at a voting stage, counted here. Both read one snapshot (a
- * repeatable-read transaction), so a card's counts always belong to the
- * stage it shows.
+ * GET /board's cards: open proposals and those closed since `closedSince`,
+ * oldest change first, in one statement whatever their number (counts and
+ * my_vote from proposalViews' subqueries, so one snapshot). Each branch of
+ * the stage condition is a range of proposals_stage_idx (stage,
+ * stage_changed_at): closed proposals older than the window are never read.
  */
-export function boardProposalViews(db: Kysely<DB>, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('proposals as p')
-        .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
-        .select(SHOWN)
-        .select(['i.id as interview_id', 'i.interviewer_id', 'i.scheduled_for', 'i.interview_date'])
-        .$if(!seesAll(viewer), (q) => q.where(ownOrWard(viewer)))
-        .where((eb) => eb.or([eb('p.stage', 'not in', ['done', 'declined']), eb('p.stage_changed_at', '>=', closedSince)]))
-        .orderBy('p.stage_changed_at')
-        .orderBy('p.id')
-        .execute()
-      const votes = await trx
-        .selectFrom('proposal_votes as v')
-        .innerJoin('proposals as p', (join) => join.onRef('p.id', '=', 'v.proposal_id').onRef('p.stage', '=', 'v.stage'))
-        .where('p.stage', 'in', ['sp_approval', 'hc_approval'])
-        .select(['v.proposal_id', 'v.approver_id', 'v.approved'])
-        .execute()
-      const tallies = new Map<number, VoteTally>()
-      for (const vote of votes) {
-        let tally = tallies.get(vote.proposal_id)
-        if (!tally) tallies.set(vote.proposal_id, (tally = { approved: 0, rejected: 0, mine: null }))
-        const approved = Boolean(vote.approved)
-        if (approved) tally.approved++
-        else tally.rejected++
-        if (vote.approver_id === viewer.id) tally.mine = approved
-      }
-      const none: VoteTally = { approved: 0, rejected: 0, mine: null }
-      return rows.map((row) => toProposal(row, tallies.get(row.id) ?? none))
-    })
-}
-
-/**
- * The caller's role-giving seats and the board's change counter (bumped by
- * triggers, migration 20261122000600_board_version) in one statement: the
- * two things GET /board reads before it may answer from its cache. One row
- * per seat the caller fills (key null when it gives no role), or one row of
- * nulls.
- */
-const seatsAndVersion = precompiled(['userId'], (db, p) =>
-  db
-    .selectFrom('board_version as bv')
-    .leftJoin('calling_slots as cs', (join) => join.on('cs.user_id', '=', p.userId as unknown as number))
-    .leftJoin('callings as c', (join) => join.onRef('c.id', '=', 'cs.calling_id').on('c.key', 'in', [...ROLE_KEYS]))
-    .select(['bv.version', 'c.key', 'cs.ward_id'])
-    .where('bv.id', '=', 1),
-)
-
-export async function boardVersionAndRoles(db: Kysely<DB>, userId: number): Promise<{ version: number; roles: Roles }> {
-  const rows = await seatsAndVersion(db, { userId })
-  return { version: Number(rows[0]!.version), roles: rolesFromSeats(rows) }
+export async function boardProposalViews(db: Executor, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
+  const rows = await proposalViews(db, viewer)
+    .where((eb) =>
+      eb.or([
+        eb('p.stage', 'in', [...OPEN_STAGES]),
+        eb.and([eb('p.stage', 'in', [...CLOSED_STAGES]), eb('p.stage_changed_at', '>=', closedSince)]),
+      ]),
+    )
+    .orderBy('p.stage_changed_at')
+    .orderBy('p.id')
+    .execute()
+  return (rows as ViewRow[]).map(toView)
 }
 
 // ---------------------------------------------------------------- writes

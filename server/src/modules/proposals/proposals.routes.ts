@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { Board, ErrorBody, Proposal, ProposalBody, ProposalListQuery, ProposalParams } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendKept, sendPage, serializerOf, type FastifyTypebox } from '../../http.ts'
+import { sendPage, type FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import commentsRoutes from './comments.routes.ts'
 import interviewRoutes from './interview.routes.ts'
@@ -96,8 +96,6 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
         response: { 200: Board },
       },
     },
-    async (request, reply) => {
-      return sendKept(reply, await service.board(requireActor(request), serializerOf(reply)))
-    },
+    async (request) => service.board(requireActor(request)),
   )
 }

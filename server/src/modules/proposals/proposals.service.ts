@@ -13,11 +13,8 @@ import {
   canSubmitForWard,
   initialStage,
   isOpen,
-  seesAll,
-  visibilityScope,
   type Viewer,
 } from './proposals.policy.ts'
-import { BoardCache } from './board.cache.ts'
 import * as repo from './proposals.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
@@ -42,8 +39,6 @@ function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
 
 /** Proposals themselves and the board (contract §7). */
 export class ProposalsService {
-  private readonly boards = new BoardCache()
-
   constructor(private readonly ctx: AppContext) {}
 
   private now(): string {
@@ -137,23 +132,12 @@ export class ProposalsService {
   }
 
   /**
-   * GET /board, serialized: this instance answers the same bytes while
-   * nothing the board shows has changed (board.cache.ts). The version is read
-   * before the rows; a request runs the same statements whatever the number
-   * of proposals.
+   * GET /board in two queries whatever the number of proposals: the caller's
+   * seats (loadViewer), then the cards (repo.boardProposalViews).
    */
-  async board(actor: Actor, serialize: (board: Board) => string): Promise<Buffer> {
-    const { version, roles } = await repo.boardVersionAndRoles(this.ctx.db, actor.id)
-    const viewer: Viewer = { id: actor.id, permissions: actor.permissions, roles }
+  async board(actor: Actor): Promise<Board> {
+    const viewer = await loadViewer(this.ctx, actor)
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
-    const scope = seesAll(viewer) ? 'all' : visibilityScope(viewer)
-    return this.boards.obtain(`${viewer.id}|${scope}`, version, since, async () => {
-      const board = await this.buildBoard(viewer, since)
-      return { bytes: Buffer.from(serialize(board)), oldestClosed: board.closed_recently.at(-1)?.stage_changed_at ?? null }
-    })
-  }
-
-  private async buildBoard(viewer: Viewer, since: string): Promise<Board> {
     const rows = await repo.boardProposalViews(this.ctx.db, viewer, since)
     const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
     const closed: Proposal[] = []

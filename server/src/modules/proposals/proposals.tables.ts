@@ -13,7 +13,7 @@ export interface ProposalsTable {
   is_release: SqlBool
   stage: Stage
   stage_changed_at: string
-  /** The stage a declined proposal was declined at; null otherwise (S9, migration 20261123214000). */
+  /** The stage a declined proposal was declined at; null otherwise (S9, migration 20261124000200). */
   declined_from: Generated<Stage | null>
   submitted_at: string
   updated_at: string
@@ -60,12 +60,6 @@ export interface ProposalCommentsTable {
   edited_at: string | null
 }
 
-/** One row (id 1): bumped by triggers on every write to what the board shows (migration 20261122000600_board_version). */
-export interface BoardVersionTable {
-  id: number
-  version: number
-}
-
 declare module '../../db/schema.ts' {
   interface DB {
     proposals: ProposalsTable
@@ -73,6 +67,5 @@ declare module '../../db/schema.ts' {
     proposal_votes: ProposalVotesTable
     proposal_interviews: ProposalInterviewsTable
     proposal_comments: ProposalCommentsTable
-    board_version: BoardVersionTable
   }
 }

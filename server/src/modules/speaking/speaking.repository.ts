@@ -1,7 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
-import { precompiled, precompiledValue } from '../../db/precompiled.ts'
-import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
 import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
@@ -60,31 +58,13 @@ export function listWards(db: Executor): Promise<{ id: number; name: string }[]>
   return db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute()
 }
 
-// The calendar's four reads, built and compiled once: GET /speaking/calendar is
-// a hot read, and Kysely's building costs more than these small queries.
-const seatsCompiled = precompiled([], (db) => seatsQuery(db))
-const wardsCompiled = precompiled([], (db) => db.selectFrom('wards').select(['id', 'name']).orderBy('id'))
-const yearOverridesCompiled = precompiled(['year'], (db, p) =>
-  db.selectFrom('speaking_overrides').select(['month', 'slot_id', 'ward_id']).where('year', '=', p.year as unknown as number),
-)
-const yearTopicsCompiled = precompiled(['year'], (db, p) =>
-  db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', p.year as unknown as number).orderBy('month'),
-)
-
-const versionCompiled = precompiledValue<number, never>([], (db) => db.selectFrom('speaking_version').select('version').where('id', '=', 1))
-
-/** The change counter over everything the calendar shows (migration 20261123000200_speaking_version). */
-export async function speakingVersion(db: Kysely<DB>): Promise<number> {
-  return Number(await versionCompiled(db, {}))
-}
-
 /** Everything the year's calendar shows (independent reads; parallel on PostgreSQL). */
-export async function readYear(db: Kysely<DB>, year: number) {
+export async function readYear(db: Executor, year: number) {
   const [seats, wards, overrides, topics] = await Promise.all([
-    seatsCompiled(db, {}),
-    wardsCompiled(db, {}),
-    yearOverridesCompiled(db, { year }),
-    yearTopicsCompiled(db, { year }),
+    listSeats(db),
+    listWards(db),
+    listOverrides(db, year),
+    listTopics(db, year),
   ])
   return { seats, wards, overrides, topics }
 }
@@ -140,8 +120,8 @@ export async function writeMonth(
     .execute()
 }
 
-export function listTopics(db: Kysely<DB>, year: number) {
-  return yearTopicsCompiled(db, { year })
+export function listTopics(db: Executor, year: number) {
+  return db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', year).orderBy('month').execute()
 }
 
 /** Insert or replace a month's topic in one statement (no check-then-write). */

@@ -9,7 +9,7 @@ import {
   SpeakingYearParams,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendKept, serializerOf, type FastifyTypebox } from '../../http.ts'
+import type { FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { SpeakingService } from './speaking.service.ts'
 
@@ -28,7 +28,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request, reply) => sendKept(reply, await service.calendarBytes(requireActor(request), service.currentYear(), serializerOf(reply))),
+    async (request) => service.calendar(requireActor(request), service.currentYear()),
   )
 
   app.get(
@@ -41,7 +41,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: SpeakingCalendar },
       },
     },
-    async (request, reply) => sendKept(reply, await service.calendarBytes(requireActor(request), request.params.year, serializerOf(reply))),
+    async (request) => service.calendar(requireActor(request), request.params.year),
   )
 
   app.put(

@@ -11,7 +11,6 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict, invalid, ValidationFailure, type FieldError } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
-import { VersionedCache } from '../../db/versioned-cache.ts'
 import * as repo from './speaking.repository.ts'
 import { planOverride, planRestore, resolveMonth, type MonthInput, type MonthWrite, type SlotId, type WardId } from './speaking.rotation.ts'
 
@@ -54,9 +53,6 @@ export function toCalendar(
 }
 
 export class SpeakingService {
-  /** Serialized calendars by year, while speaking_version is unchanged (every caller sees the same calendar). */
-  private readonly calendars = new VersionedCache<number, Buffer>(16)
-
   constructor(private readonly ctx: AppContext) {}
 
   private now(): string {
@@ -66,16 +62,6 @@ export class SpeakingService {
   /** The calendar year "now" is in (UTC). */
   currentYear(): number {
     return this.ctx.clock.now().getUTCFullYear()
-  }
-
-  /**
-   * GET /speaking/calendar/{year}, serialized: this instance answers the same
-   * bytes while nothing the calendar shows has changed. The version is read
-   * before the rows (db/versioned-cache.ts).
-   */
-  async calendarBytes(actor: Actor, year: number, serialize: (calendar: SpeakingCalendar) => string): Promise<Buffer> {
-    const version = await repo.speakingVersion(this.ctx.db)
-    return this.calendars.obtain(year, version, async () => Buffer.from(serialize(await this.calendar(actor, year))))
   }
 
   async calendar(_actor: Actor, year: number): Promise<SpeakingCalendar> {

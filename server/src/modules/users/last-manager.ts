@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict } from '../../errors.ts'
-import { activeHolders } from './users.repository.ts'
+import { activeHolders } from './permissions.repository.ts'
 
 /** 'UM' — the advisory lock of the "last user manager" rule. */
 const USER_MANAGERS_LOCK = 0x554d

@@ -2,7 +2,7 @@ import { PERMISSIONS, type Permission } from '@stake/contract'
 import { sql, type Expression, type Kysely, type RawBuilder } from 'kysely'
 import type { Executor } from '../../db/types.ts'
 import type { DB } from '../../db/schema.ts'
-import { dialectOf } from '../../db/dialect.ts'
+import type { Dialect } from '../../db/database.ts'
 
 /**
  * Effective permissions (contract §4): direct grants ∪ the grants of every
@@ -27,11 +27,36 @@ function effectivePermissionNames(db: Executor, userId: Expression<number>) {
 }
 
 /** Effective permissions of `userId` as one comma-separated text (names contain no commas), for a column of a larger query. */
-export function effectivePermissionList(db: Kysely<DB>, userId: Expression<number>): RawBuilder<string | null> {
+export function effectivePermissionList(db: Kysely<DB>, dialect: Dialect, userId: Expression<number>): RawBuilder<string | null> {
   const names = effectivePermissionNames(db, userId)
-  return dialectOf(db) === 'postgres'
+  return dialect === 'postgres'
     ? sql<string | null>`(select string_agg(e.permission, ',') from (${names}) as e)`
     : sql<string | null>`(select group_concat(e.permission) from (${names}) as e)`
+}
+
+/** Active holders of a permission: the same definition read the other way (who holds it, not what one user holds). */
+export async function activeHolders(db: Executor, permission: Permission): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('active', '=', true)
+    .where((eb) =>
+      eb.or([
+        eb('id', 'in', eb.selectFrom('user_permissions').select('user_id').where('permission', '=', permission)),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('calling_slots as cs')
+            .innerJoin('calling_permissions as cp', 'cp.calling_id', 'cs.calling_id')
+            .select('cs.user_id')
+            .where('cp.permission', '=', permission)
+            .where('cs.user_id', 'is not', null) as never,
+        ),
+      ]),
+    )
+    .execute()
+  return rows.map((r) => r.id)
 }
 
 export const parsePermissionList = (list: string | null): Set<Permission> => toPermissionSet(list ? list.split(',') : [])

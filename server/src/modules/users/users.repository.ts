@@ -115,28 +115,3 @@ export async function updateUser(
   }
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst()
 }
-
-/** Active holders of a permission, directly or through a calling. */
-export async function activeHolders(db: Executor, permission: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('users')
-    .select('id')
-    .where('active', '=', true)
-    .where((eb) =>
-      eb.or([
-        eb('id', 'in', eb.selectFrom('user_permissions').select('user_id').where('permission', '=', permission)),
-        eb(
-          'id',
-          'in',
-          eb
-            .selectFrom('calling_slots as cs')
-            .innerJoin('calling_permissions as cp', 'cp.calling_id', 'cs.calling_id')
-            .select('cs.user_id')
-            .where('cp.permission', '=', permission)
-            .where('cs.user_id', 'is not', null) as never,
-        ),
-      ]),
-    )
-    .execute()
-  return rows.map((r) => r.id)
-}

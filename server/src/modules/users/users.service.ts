@@ -4,8 +4,9 @@ import { isUniqueViolation } from '../../db/database.ts'
 import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import { PASSWORD_CHANGE_REQUIRED, type Actor } from '../../plugins/auth.ts'
 import { checkNewPassword, randomPassword } from '../auth/passwords.ts'
+import { SignInAttempts } from '../auth/attempts.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
-import { directPermissions, effectivePermissionsOf, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
+import { activeHolders, directPermissions, effectivePermissionsOf, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
 import * as repo from './users.repository.ts'
 import { emailKey } from './users.repository.ts'
 import type { Executor } from '../../db/types.ts'
@@ -69,7 +70,7 @@ export class UsersService {
     const activeChange = body.active !== undefined && body.active !== Boolean(current.active)
     if (activeChange && !manager) throw forbidden('Only a user manager may activate or deactivate users')
     if (activeChange && body.active === false && id === actor.id) {
-      const lastManager = (await repo.activeHolders(this.ctx.db, 'users.manage')).every((holder) => holder === id)
+      const lastManager = (await activeHolders(this.ctx.db, 'users.manage')).every((holder) => holder === id)
       throw lastManager
         ? conflict('last_manager', 'This would leave no active user who can manage users')
         : conflict('conflict', 'You cannot deactivate yourself')
@@ -116,9 +117,13 @@ export class UsersService {
 
     if (self) {
       if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
+      // A guess at the old password counts toward the account's sign-in limit (S4).
+      const attempts = new SignInAttempts(this.ctx)
+      await attempts.admit({ account: target.email_key })
       if (!(await hasher.verify(target.password_hash, oldPassword))) {
         throw new AppError(400, 'wrong_password', 'The current password is not correct')
       }
+      await attempts.succeeded({ account: target.email_key })
     }
     checkNewPassword(newPassword)
     const unchanged = self ? oldPassword === newPassword : await hasher.verify(target.password_hash, newPassword)

@@ -9,11 +9,10 @@ import { useTestApp } from '../../test/harness.ts'
 type As = ReturnType<typeof injectAs>
 
 /**
- * The auth check keeps a user's record, permissions and held slots between
- * requests (access.ts), keyed by auth_version. Each test reads first (so the
- * entry is kept), changes one thing, and reads again: the change must show on
- * the very next request — on this instance and on a second one over the same
- * database, whose entry was kept before the change.
+ * Every request reads its session, user and effective permissions from the
+ * database (plugins/auth.ts). Each test reads first, changes one thing, and
+ * reads again: the change must show on the very next request — on this
+ * instance and on a second one over the same database.
  */
 describe('auth check: every change to a user shows on the next request', () => {
   const t = useTestApp()
