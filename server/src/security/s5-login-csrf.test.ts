@@ -21,7 +21,7 @@ describe('S5 login CSRF', () => {
   }
 
   it('refuses Sec-Fetch-Site: cross-site and a foreign Origin: 403 cross_site, no cookie, no session', async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { 'sec-fetch-site': 'cross-site' },
       { origin: 'https://evil.example' },
       { origin: 'http://stake.example:8001' },
@@ -37,7 +37,7 @@ describe('S5 login CSRF', () => {
   })
 
   it('signs in from the service’s own origin, from a CORS_ORIGINS origin, and with neither header', async () => {
-    for (const headers of [{}, { origin: 'http://stake.example:8000', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }]) {
+    for (const headers of <Record<string, string>[]>[{}, { origin: 'http://stake.example:8000', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }]) {
       const { res, sessions } = await signIn(t, headers)
       assert.equal(res.statusCode, 200, `${JSON.stringify(headers)} ${res.body}`)
       assert.equal(sessions, 1)
