@@ -8,7 +8,7 @@ import { sortPermissions } from '../users/permissions.repository.ts'
 import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import { SignInAttempts } from './attempts.ts'
-import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -79,8 +79,10 @@ export class AuthService {
 
   /**
    * Rotates the refresh token (contract §3). The token just rotated out still
-   * works for REFRESH_GRACE_SECONDS without another rotation (two tabs); any
-   * other stale token is treated as stolen and ends the session.
+   * works for REFRESH_GRACE_SECONDS without another rotation, and gets the
+   * cookie the rotation issued (two tabs; an answer lost on the way, issue
+   * 19). Any older token this session issued is treated as stolen and ends
+   * the session; a secret it never issued ends nothing (S6).
    */
   async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
     const { db, clock } = this.ctx
@@ -91,9 +93,12 @@ export class AuthService {
     const presented = hashSecret(parsed.secret)
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      // The usual case in one conditional write: the current token of a live session.
-      const secret = newRefreshSecret()
-      const rotated = await sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso)
+      // The usual case: one conditional write, for the current token of a live session.
+      const salt = newRefreshSecret()
+      const secret = nextRefreshSecret(parsed.secret, salt)
+      const rotated = await db
+        .transaction()
+        .execute((trx) => sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso))
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -110,10 +115,21 @@ export class AuthService {
         sameHash(session.previous_token_hash, presented) &&
         session.rotated_at !== null &&
         now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
-      if (inGrace) return { tokens: await this.accessToken(session.user_id, session.id), cookie: null }
+      if (inGrace) {
+        // The secret that rotation handed out, derived again (it is not stored).
+        const issued = session.rotation_salt === null ? null : nextRefreshSecret(parsed.secret, session.rotation_salt)
+        const current = issued !== null && sameHash(session.token_hash, hashSecret(issued))
+        return {
+          tokens: await this.accessToken(session.user_id, session.id),
+          cookie: current ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.remaining(session.expires_at) } : null,
+        }
+      }
 
-      await sessions.deleteSession(db, session.id)
-      log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
+      if (await sessions.isRetiredToken(db, session.id, presented)) {
+        await sessions.deleteSession(db, session.id)
+        log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
+      }
+      // A secret this session never issued (forged) changes nothing (S6).
       throw unauthorized('Session expired or revoked')
     }
     throw unauthorized('Session expired or revoked')
