@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 
 const CHROMIUM = '/usr/bin/chromium'
+// eslint-disable-next-line no-control-regex -- matching the ESC of terminal colour codes is the point
+const COLOURS = /\x1b\[[0-9;]*m/g
 let passed = 0
 let failed = 0
 
@@ -19,9 +21,9 @@ function run(command, args, count) {
         out.write(chunk)
         const lines = (partial + chunk.toString()).split('\n')
         partial = lines.pop()
-        count(lines.join('\n').replace(/\x1b\[[0-9;]*m/g, ''))
+        count(lines.join('\n').replace(COLOURS, ''))
       })
-      stream.on('end', () => count(partial.replace(/\x1b\[[0-9;]*m/g, '')))
+      stream.on('end', () => count(partial.replace(COLOURS, '')))
     }
     relay(child.stdout, process.stdout)
     relay(child.stderr, process.stderr)

@@ -114,7 +114,9 @@ async function main() {
     let json: unknown = null
     try {
       json = JSON.parse(text)
-    } catch {}
+    } catch {
+      // not JSON: json stays null and the caller reads the text
+    }
     return { status: res.status, json, text }
   }
   const formLogin = (password: string) =>

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import cors from '@fastify/cors'
-import helmet from 'helmet'
+import helmet from '@fastify/helmet'
 import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -24,7 +24,6 @@ import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
-import { isLevelEnabled, requestLogger } from './request-logger.ts'
 import { coerceStrictly } from './strict-input.ts'
 
 export interface AppDeps {
@@ -33,7 +32,36 @@ export interface AppDeps {
   dialect: Dialect
   clock?: Clock
   /** pino options, or false for no logging (tests). */
-  logger?: FastifyServerOptions['logger']
+  logger?: Exclude<FastifyServerOptions['logger'], boolean> | false
+}
+
+/** Never written to the log, whatever a line carries: credentials and passwords. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  '*.password',
+  '*.old_password',
+  '*.new_password',
+]
+
+/**
+ * JSON API responses are never rendered: nothing may load or frame them
+ * (OWASP's REST set), and they are never cached. Pages keep helmet's defaults.
+ */
+const API_HELMET = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  frameguard: { action: 'deny' as const },
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Route-level options of @fastify/helmet, merged over the global ones (set on API routes). */
+    helmet?: typeof API_HELMET
+  }
 }
 
 /** Adds the documented error responses every route can give (contract §2). */
@@ -69,13 +97,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const clock = deps.clock ?? systemClock
 
   const app = Fastify({
-    logger: deps.logger ?? false,
+    logger: deps.logger ? { ...deps.logger, redact: REDACT } : false,
     // Fastify's own two lines per request are replaced by one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     trustProxy: proxyTrust(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
-    childLoggerFactory: requestLogger,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // No coercion (S1): path and query text is converted strictly in preValidation below.
     ajv: { customOptions: { allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false } },
@@ -85,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
-  await syncHighCouncilSeats(db, config.highCouncilSeats)
+  await syncHighCouncilSeats(db, dialect, config.highCouncilSeats)
   const ctx: AppContext = {
     config,
     db,
@@ -95,23 +122,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     hasher: new PasswordHasher(config.argon2),
   }
 
-  // One JSON line per request, with its id; never headers, cookies or bodies.
-  // (Hooks on every request take a callback: an async hook costs a promise each.)
-  app.addHook('onResponse', (request, reply, done) => {
-    if (isLevelEnabled(request.log, 'info')) {
-      request.log.info(
-        {
-          method: request.method,
-          url: request.url.split('?')[0],
-          status: reply.statusCode,
-          ms: Math.round(reply.elapsedTime * 10) / 10,
-          ip: request.ip,
-          user_id: request.actor?.id ?? null,
-        },
-        'request',
-      )
-    }
-    done()
+  // One JSON line per request, with its id (request.log carries it); never
+  // headers, cookies, bodies or the query string.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+        user_id: request.actor?.id ?? null,
+      },
+      'request',
+    )
   })
 
   await app.register(errorsPlugin)
@@ -136,31 +160,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     coerceStrictly(schema?.querystring, request.query)
     done()
   })
-  // Security headers from helmet, built once. (@fastify/helmet rebuilds
-  // helmet's middleware, re-parsing its whole configuration, on every request.)
   // HSTS and upgrade-insecure-requests only where the service is served over
   // https (the same switch as the Secure cookie); on plain http they would break it.
-  const securityHeaders = helmet({
+  await app.register(helmet, {
     hsts: config.cookieSecure,
     contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
   })
-  // JSON API responses are never rendered, so they get the short set OWASP
-  // recommends for REST responses instead (fewer bytes on every call).
-  const apiHeaders: Record<string, string> = {
-    'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-    'x-content-type-options': 'nosniff',
-    'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
-    ...(config.cookieSecure ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
-  }
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
-    if (request.routeOptions.config.api) {
-      reply.headers(apiHeaders)
-      return done()
-    }
-    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
+    if (request.routeOptions.config.api) reply.header('cache-control', 'no-store')
   })
   if (config.corsOrigins.length > 0) {
     await app.register(cors, { origin: config.corsOrigins, credentials: true, exposedHeaders: ['X-Total-Count', 'Retry-After'] })
@@ -187,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   await app.register(authPlugin, ctx)
 
   const markApi = (route: RouteOptions) => {
-    route.config = { ...route.config, api: true }
+    route.config = { ...route.config, api: true, helmet: API_HELMET }
   }
   await app.register(async (api) => {
     api.addHook('onRoute', markApi)

@@ -8,6 +8,7 @@ import { deleteUserSessions } from './modules/auth/sessions.repository.ts'
 import { replaceDirectPermissions } from './modules/users/permissions.repository.ts'
 import { findUserByEmail, insertUser, updateUser } from './modules/users/users.repository.ts'
 import { ValidationFailure } from './errors.ts'
+import { systemClock } from './clock.ts'
 import { CLI_COMMANDS } from './cli.commands.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -42,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrate(database.db)
     const hasher = new PasswordHasher(config.argon2)
-    const now = new Date().toISOString()
+    const now = systemClock.iso()
     switch (command) {
       case 'migrate':
         console.log('Database is up to date.')
@@ -82,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
       default: {
         const extra = CLI_COMMANDS.find((c) => c.name === command)
         if (!extra) throw new UsageError(`unknown command "${command}"`)
-        return await extra.run(database.db, args, config)
+        return await extra.run(database, args, config)
       }
     }
   } finally {

@@ -2,9 +2,11 @@ import path from 'node:path'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app.ts'
+import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
+import { housekeeping } from './modules/ops/housekeeping.ts'
 import { startupTasks } from './startup.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -33,18 +35,17 @@ async function main(): Promise<void> {
     config,
     db: database.db,
     dialect: database.dialect,
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', '*.password'],
-    },
+    logger: { level: config.logLevel },
   })
   await startupTasks(app, config, database.db)
 
+  const purging = housekeeping(database.db, systemClock, app.log)
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down: finishing in-flight requests')
+    await purging.stop()
     await app.close() // stops accepting, waits for in-flight requests
     await database.close()
     process.exit(0)
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ port: config.port, host: config.host })
+  purging.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   console.log(`Stake Administration Service: http://${shown}:${config.port}/  (API docs: /docs)`)
 }

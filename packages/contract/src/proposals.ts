@@ -1,24 +1,16 @@
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static, type TLiteral, type TSchema } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
+import { STAGES } from './stages.ts'
 
 /** Calling-proposal tracker schemas (contract §7, spec endpoints 13–22). */
 
-export const OPEN_STAGES = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record'] as const
-export const CLOSED_STAGES = ['done', 'declined'] as const
-export const STAGES = [...OPEN_STAGES, ...CLOSED_STAGES] as const
-export type OpenStage = (typeof OPEN_STAGES)[number]
-export type Stage = (typeof STAGES)[number]
+export * from './stages.ts'
 
-export const StageName = Type.Union([
-  Type.Literal('sp_approval'),
-  Type.Literal('hc_approval'),
-  Type.Literal('interview'),
-  Type.Literal('sustain'),
-  Type.Literal('set_apart'),
-  Type.Literal('record'),
-  Type.Literal('done'),
-  Type.Literal('declined'),
-])
+/** One literal schema per value, typed as the tuple of the values (so Static keeps each name). */
+const literals = <const T extends readonly string[]>(values: T) =>
+  values.map((value) => Type.Literal(value)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }
+
+export const StageName = Type.Union(literals(STAGES))
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 

@@ -23,8 +23,29 @@ const provider: MigrationProvider = {
  * no down().
  */
 export async function migrate(db: Kysely<any>): Promise<string[]> {
+  await applyRenames(db)
   const migrator = new Migrator({ db, provider })
   const { error, results } = await migrator.migrateToLatest()
   if (error) throw error
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}
+
+/**
+ * Migrations renamed after they ran somewhere: old name → new name. Kysely
+ * knows a migration only by the name recorded in `kysely_migration`, so a
+ * database migrated under the old name would report it missing (and try to
+ * run the new name again). Recording the new name first keeps such databases
+ * working. A rename must keep the migration's place in the order.
+ */
+export const RENAMED_MIGRATIONS: Record<string, string> = {
+  // Two migrations shared the timestamp 20261122000600.
+  '20261122000600_proposal_search': '20261122000650_proposal_search',
+}
+
+async function applyRenames(db: Kysely<any>): Promise<void> {
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true })
+  if (!tables.some((t) => t.name === 'kysely_migration')) return // a new database
+  for (const [from, to] of Object.entries(RENAMED_MIGRATIONS)) {
+    await db.updateTable('kysely_migration').set({ name: to }).where('name', '=', from).execute()
+  }
 }

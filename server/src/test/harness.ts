@@ -23,6 +23,9 @@ export class TestClock implements Clock {
   now(): Date {
     return new Date(this.current)
   }
+  iso(): string {
+    return this.now().toISOString()
+  }
   advance(seconds: number): void {
     this.current += seconds * 1000
   }

@@ -6,6 +6,8 @@
 import type * as C from '@stake/contract';
 
 export { PERMISSIONS } from '@stake/contract/permissions';
+export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath } from '@stake/contract/stages';
+import { stagePath } from '@stake/contract/stages';
 export type Permission = C.Permission;
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */
@@ -43,8 +45,6 @@ export interface ProposalInput {
   is_release: boolean;
 }
 
-export const OPEN_STAGES = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record'] as const satisfies readonly OpenStage[];
-
 export const STAGE_LABELS: Record<Stage, string> = {
   sp_approval: 'Presidency approval',
   hc_approval: 'High council approval',
@@ -55,14 +55,6 @@ export const STAGE_LABELS: Record<Stage, string> = {
   done: 'Done',
   declined: 'Declined',
 };
-
-const CALL_PATH: Stage[] = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record', 'done'];
-const RELEASE_PATH: Stage[] = ['interview', 'sustain', 'record', 'done'];
-
-/** A proposal's own path (contract §7): a release skips the votes and set_apart. */
-export function stagePath(isRelease: boolean): Stage[] {
-  return isRelease ? RELEASE_PATH : CALL_PATH;
-}
 
 export function nextStage(stage: Stage, isRelease: boolean): Stage | null {
   const path = stagePath(isRelease);

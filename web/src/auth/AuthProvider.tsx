@@ -35,7 +35,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [bootError, setBootError] = useState<string | null>(null);
   const [bootAttempt, setBootAttempt] = useState(0);
   const statusRef = useRef<Status>('loading');
-  statusRef.current = status;
+  useEffect(() => {
+    statusRef.current = status;
+  }, [status]);
 
   const signOutLocally = useCallback(() => {
     setAccessToken(null);

@@ -1,4 +1,4 @@
-import type { HeldCalling, Me, Permission, Proposal, Ward } from '../api/types';
+import { isClosedStage, type HeldCalling, type Me, type Permission, type Proposal, type Ward } from '../api/types';
 
 const PRESIDENCY_KEYS = ['stake_president', 'stake_first_counselor', 'stake_second_counselor'];
 const PRESIDENCY_NAMES = ['stake president', 'stake first counselor', 'stake second counselor'];
@@ -45,7 +45,7 @@ export function canVote(me: Me | null, p: Pick<Proposal, 'stage'>): boolean {
 
 export function canEditProposal(me: Me | null, p: Proposal): boolean {
   if (can(me, 'proposals.manage')) return true;
-  return !!me && p.submitter === me.id && p.stage !== 'done' && p.stage !== 'declined';
+  return !!me && p.submitter === me.id && !isClosedStage(p.stage);
 }
 
 export function fullName(p: { fname?: string; lname?: string } | null | undefined): string {

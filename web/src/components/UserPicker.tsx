@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useCombobox } from 'downshift';
 import type { User } from '../api/types';
 import { useUsersLite } from '../api/queries';
@@ -21,9 +21,13 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
   const users = useUsersLite();
   const [input, setInput] = useState('');
   const selected = useMemo(() => users.data?.find((u) => u.id === value) ?? null, [users.data, value]);
-  useEffect(() => {
+  // A selection changed from outside resets the text box, adjusted during
+  // render (React's pattern for state derived from a changed prop), not in an effect.
+  const [inputFor, setInputFor] = useState<User | null | undefined>(undefined);
+  if (inputFor !== selected) {
+    setInputFor(selected);
     setInput(name(selected));
-  }, [selected]);
+  }
   const items = useMemo(() => {
     const q = input.trim().toLowerCase();
     return (users.data ?? [])

@@ -146,7 +146,7 @@ export class AuthService {
   }
 
   async listSessions(actor: Actor): Promise<SessionInfo[]> {
-    const rows = await sessions.listUserSessions(this.ctx.db, actor.id, this.ctx.clock.now().toISOString())
+    const rows = await sessions.listUserSessions(this.ctx.db, actor.id, this.ctx.clock.iso())
     return rows.map((r) => ({ ...r, current: r.id === actor.sessionId }))
   }
 

@@ -116,6 +116,23 @@ export async function deleteOwnSession(db: Executor, userId: number, id: string)
   return Number(result.numDeletedRows) === 1
 }
 
-export async function purgeExpiredSessions(db: Executor, now: string): Promise<void> {
-  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute()
+/** Housekeeping: sessions past expiry (the live check already refuses them). */
+export async function purgeExpiredSessions(db: Executor, now: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/**
+ * Housekeeping: forgets the previous token hash once its refresh grace has
+ * passed (rotated before `cutoff`). Nothing changes for a client: outside the
+ * grace a stale token ends the session whether or not its hash is kept.
+ */
+export async function clearExpiredGrace(db: Executor, cutoff: string): Promise<number> {
+  const result = await db
+    .updateTable('sessions')
+    .set({ previous_token_hash: null })
+    .where('previous_token_hash', 'is not', null)
+    .where('rotated_at', '<', cutoff)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
 }

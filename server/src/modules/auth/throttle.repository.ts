@@ -67,7 +67,7 @@ export async function clearThrottle(db: Executor, scope: ThrottleScope, key: str
   await db.deleteFrom('login_throttle').where('scope', '=', scope).where('key', '=', key).execute()
 }
 
-/** A successful sign-in was counted as an attempt of its address; it is not a failure. */
+/** A successful sign-in was counted as an attempt of its address; it is not a failure (a row left at 0 goes). */
 export async function uncount(db: Executor, scope: ThrottleScope, key: string): Promise<void> {
   await db
     .updateTable('login_throttle')
@@ -76,4 +76,19 @@ export async function uncount(db: Executor, scope: ThrottleScope, key: string): 
     .where('key', '=', key)
     .where('failures', '>', 0)
     .execute()
+  await db.deleteFrom('login_throttle').where('scope', '=', scope).where('key', '=', key).where('failures', '<=', 0).execute()
+}
+
+/**
+ * Housekeeping: rows whose window began before `windowStartCutoff` and that
+ * hold no lock now. They decide nothing: the next failure would restart the
+ * count at 1, exactly as for a key without a row.
+ */
+export async function purgeStaleThrottle(db: Executor, now: string, windowStartCutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('login_throttle')
+    .where('window_start', '<', windowStartCutoff)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

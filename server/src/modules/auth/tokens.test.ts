@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
 import { describe, it } from 'node:test'
 import { jwtVerify } from 'jose'
 import { AUDIENCE, AccessTokens, ISSUER, hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
@@ -23,7 +24,7 @@ describe('access tokens (unit)', () => {
     assert.equal(payload.exp! - payload.iat!, 900)
   })
 
-  it('verifies its own tokens, refuses tampered ones even after the original was cached, and expires them', async () => {
+  it('verifies its own tokens, refuses tampered ones, and expires them', async () => {
     const tokens = new AccessTokens(SECRET, 60)
     const token = await tokens.sign({ userId: 7, sessionId: 'sess-abcdefghij' }, now)
     assert.deepEqual(await tokens.verify(token, now), { ok: true, claims: { userId: 7, sessionId: 'sess-abcdefghij' } })
@@ -51,8 +52,17 @@ describe('access tokens (unit)', () => {
     assert.equal(sameHash(null, h), false)
   })
 
-  it('makes refresh values of 128 and 256 random bits, all different, across refills of the random pool', () => {
-    const secrets = Array.from({ length: 400 }, () => newRefreshSecret()) // 400 × 32 bytes: three refills of 4 KiB
+  it('refuses a token with another algorithm or none, even with the right claims', async () => {
+    const tokens = new AccessTokens(SECRET, 60)
+    const [, payload] = (await tokens.sign({ userId: 7, sessionId: 'sess-abcdefghij' }, now)).split('.')
+    const header = (alg: string) => Buffer.from(JSON.stringify({ alg, typ: 'JWT' })).toString('base64url')
+    assert.deepEqual(await tokens.verify(`${header('none')}.${payload}.`, now), { ok: false, reason: 'invalid' })
+    const hs512 = crypto.createHmac('sha512', SECRET).update(`${header('HS512')}.${payload}`).digest('base64url')
+    assert.deepEqual(await tokens.verify(`${header('HS512')}.${payload}.${hs512}`, now), { ok: false, reason: 'invalid' })
+  })
+
+  it('makes refresh values of 128 and 256 random bits, all different', () => {
+    const secrets = Array.from({ length: 400 }, () => newRefreshSecret())
     const ids = Array.from({ length: 400 }, () => newSessionId())
     for (const s of secrets) assert.match(s, /^[A-Za-z0-9_-]{43}$/)
     for (const id of ids) assert.match(id, /^[A-Za-z0-9_-]{22}$/)

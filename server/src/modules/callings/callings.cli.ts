@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely'
 import type { CliCommand } from '../../cli.commands.ts'
-import { dialectOf } from '../../db/dialect.ts'
-import type { DB } from '../../db/schema.ts'
+import type { Database } from '../../db/database.ts'
+import { systemClock } from '../../clock.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'
 import { findUserByEmail } from '../users/users.repository.ts'
 import * as repo from './callings.repository.ts'
@@ -26,7 +25,7 @@ export const listCallings: CliCommand = {
   name: 'list-callings',
   usage: 'list-callings',
   description: 'list every calling with its slots and holders',
-  async run(db: Kysely<DB>) {
+  async run({ db }: Database) {
     const { rows } = await repo.listCallings(db, {}, 'id', 100000, 0)
     const { slots } = await repo.loadDetails(db, rows.map((r) => r.id))
     for (const calling of rows) {
@@ -50,7 +49,7 @@ export const fillSlot: CliCommand = {
   name: 'fill-slot',
   usage: 'fill-slot <calling_id> <slot_id> <email>',
   description: 'seat a user in an empty slot of a calling',
-  run: (db: Kysely<DB>, args: string[]) =>
+  run: ({ db, dialect }: Database, args: string[]) =>
     reporting(async () => {
       const [callingArg, slotArg, email] = args
       const callingId = Number(callingArg)
@@ -61,12 +60,11 @@ export const fillSlot: CliCommand = {
       }
       const user = await findUserByEmail(db, email)
       if (!user) throw new AppError(404, 'not_found', `No user with email ${email}`)
-      const dialect = dialectOf(db)
       const name = await db.transaction().execute(async (trx) => {
         const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
         if (!calling) throw new AppError(404, 'not_found', `No calling ${callingId}`)
         if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
-        await seatUser(trx, { callingId, slotId }, user.id, new Date().toISOString(), ['user'])
+        await seatUser(trx, { callingId, slotId }, user.id, systemClock.iso(), ['user'])
         return calling.name
       })
       console.log(`Seated ${user.fname} ${user.lname} <${user.email}> in ${name}, slot ${slotId}`)

@@ -1,7 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Calling, Permission } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
-import { dialectOf } from '../../db/dialect.ts'
 import type { CallingsTable, DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { containsPattern } from '../../db/like.ts'
@@ -202,8 +201,7 @@ export const BISHOP = 'bishop'
  * and slot numbers stay 1..max_slots. Idempotent; safe for several instances
  * starting at once (the calling row is locked on PostgreSQL).
  */
-export async function syncHighCouncilSeats(db: Kysely<DB>, seats: number): Promise<void> {
-  const dialect = dialectOf(db)
+export async function syncHighCouncilSeats(db: Kysely<DB>, dialect: Dialect, seats: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
     if (!calling) return

@@ -24,10 +24,6 @@ function assertMayGrant(actor: Actor, current: readonly Permission[], next: read
 export class CallingsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   private async present(db: Executor, row: repo.CallingRow, anonymous: boolean): Promise<Calling> {
     const { permissions, slots } = await repo.loadDetails(db, [row.id])
     return repo.toCalling(row, permissions.get(row.id)!, slots.get(row.id)!, anonymous)
@@ -68,7 +64,7 @@ export class CallingsService {
           name: body.name,
           is_public: body.is_public ?? false,
           max_slots: maxSlots,
-          now: this.now(),
+          now: this.ctx.clock.iso(),
         })
         await repo.replaceCallingPermissions(trx, row.id, permissions)
         await slotRepo.ensureSlots(trx, row.id, maxSlots)
@@ -104,7 +100,7 @@ export class CallingsService {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),
           max_slots: maxSlots,
-          now: this.now(),
+          now: this.ctx.clock.iso(),
         })
         return this.present(trx, row, false)
       })
@@ -140,7 +136,7 @@ export class CallingsService {
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()
       const permissions = await this.replaceGrants(trx, actor, id, next)
-      await repo.touchCalling(trx, id, this.now())
+      await repo.touchCalling(trx, id, this.ctx.clock.iso())
       return { permissions }
     })
   }

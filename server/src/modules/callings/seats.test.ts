@@ -21,21 +21,21 @@ describe('High Councilor seats follow HIGH_COUNCIL_SEATS', () => {
 
   it('raising adds empty slots; lowering removes only empty trailing slots and keeps a filled seat', async () => {
     const db = t.database.db
-    await syncHighCouncilSeats(db, 8)
+    await syncHighCouncilSeats(db, t.database.dialect, 8)
     assert.deepEqual(shape(await highCouncil()), { max: 8, slots: ['1', '2', '3', '4', '5', '6', '7', '8'] })
     const user = await createUser(t)
     await seat(t, 'high_councilor', user.id, 7)
-    await syncHighCouncilSeats(db, 3)
+    await syncHighCouncilSeats(db, t.database.dialect, 3)
     assert.deepEqual(shape(await highCouncil()), { max: 7, slots: ['1', '2', '3', '4', '5', '6', '7*'] })
     await db.updateTable('calling_slots').set({ user_id: null }).where('user_id', '=', user.id).execute()
-    await syncHighCouncilSeats(db, 3)
+    await syncHighCouncilSeats(db, t.database.dialect, 3)
     assert.deepEqual(shape(await highCouncil()), { max: 3, slots: ['1', '2', '3'] })
   })
 
   it('is idempotent and safe to run from several instances at once', async () => {
     const db = t.database.db
-    await Promise.all([syncHighCouncilSeats(db, 6), syncHighCouncilSeats(db, 6), syncHighCouncilSeats(db, 6)])
-    await syncHighCouncilSeats(db, 6)
+    await Promise.all([syncHighCouncilSeats(db, t.database.dialect, 6), syncHighCouncilSeats(db, t.database.dialect, 6), syncHighCouncilSeats(db, t.database.dialect, 6)])
+    await syncHighCouncilSeats(db, t.database.dialect, 6)
     assert.deepEqual(shape(await highCouncil()), { max: 6, slots: ['1', '2', '3', '4', '5', '6'] })
   })
 })

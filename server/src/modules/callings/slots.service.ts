@@ -72,10 +72,6 @@ export async function unseatUser(
 export class SlotsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   async get(actor: Actor | null, callingId: number, slotId: number): Promise<CallingSlot> {
     const { db } = this.ctx
     const calling = await repo.findCalling(db, callingId)
@@ -98,7 +94,7 @@ export class SlotsService {
       if (!calling) throw notFound('Calling')
       if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
       assertMaySeat(actor, calling, await repo.callingPermissions(trx, callingId), userId)
-      await seatUser(trx, { callingId, slotId }, userId, this.now(), ['body', 'user_id'])
+      await seatUser(trx, { callingId, slotId }, userId, this.ctx.clock.iso(), ['body', 'user_id'])
       return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
@@ -119,7 +115,7 @@ export class SlotsService {
       if (slot.user_id === null) return
       const grants = await repo.callingPermissions(trx, callingId)
       assertMaySeat(actor, calling, grants, null)
-      if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.now())) return
+      if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.ctx.clock.iso())) return
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).
       const now = await slotRepo.findSlot(trx, callingId, slotId)

@@ -80,7 +80,13 @@ describe('request logging', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `username=${encodeURIComponent(user.email)}&password=${encodeURIComponent(user.password)}`,
     })
+    // Any line that carries credentials has them redacted (pino's redact, app.ts).
+    app.log.info({ headers: { authorization: `Bearer ${token}`, cookie: `refresh_token=${refresh}` }, body: { password: user.password } }, 'probe')
     await app.close()
+    const probe = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'probe')
+    assert.equal(probe.headers.authorization, '[Redacted]')
+    assert.equal(probe.headers.cookie, '[Redacted]')
+    assert.equal(probe.body.password, '[Redacted]')
     const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request')
     assert.equal(requestLines.length, 3)
     for (const line of requestLines) {

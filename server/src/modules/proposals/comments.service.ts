@@ -38,7 +38,7 @@ export class CommentsService {
       const id = await repo.insertComment(
         this.ctx.db,
         { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() },
-        this.ctx.clock.now().toISOString(),
+        this.ctx.clock.iso(),
       )
       return (await repo.findComment(this.ctx.db, proposalId, id))!
     } catch (error) {
@@ -59,7 +59,7 @@ export class CommentsService {
     const comment = await this.visibleComment(viewer, proposalId, commentId)
     this.checkBody(viewer, proposalId, body)
     if (!canEditComment(viewer, comment)) throw forbidden('Only the author may edit a comment')
-    const now = this.ctx.clock.now().toISOString()
+    const now = this.ctx.clock.iso()
     if (!(await repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now))) {
       throw commentNotFound()
     }

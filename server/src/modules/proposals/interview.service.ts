@@ -38,7 +38,7 @@ export class InterviewService {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)
       if (!proposal) throw proposalNotFound()
       if (proposal.stage !== 'interview') throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
-      const now = this.ctx.clock.now().toISOString()
+      const now = this.ctx.clock.iso()
       const row = await repo.upsertInterview(
         trx,
         { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },
@@ -64,7 +64,7 @@ export class InterviewService {
    */
   async complete(actor: Actor, id: number, completionDate: string | undefined): Promise<Interview> {
     const viewer = await loadViewer(this.ctx, actor)
-    const now = this.ctx.clock.now().toISOString()
+    const now = this.ctx.clock.iso()
     const heldAt = completionDate ? toIso(completionDate, 'completion_date') : now
     return this.ctx.db.transaction().execute(async (trx) => {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)

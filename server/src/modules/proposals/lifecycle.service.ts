@@ -19,13 +19,9 @@ export type NamedStep = 'sustain' | 'set_apart' | 'record'
 export class LifecycleService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
   private async commit(viewer: Viewer, move: Omit<Transition, 'by' | 'at'>, lost: () => AppError): Promise<Proposal> {
-    const at = this.now()
+    const at = this.ctx.clock.iso()
     await this.ctx.db.transaction().execute(async (trx) => {
       if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
     })
@@ -69,7 +65,7 @@ export class LifecycleService {
   async decline(actor: Actor, id: number, reason: string): Promise<Proposal> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
-    const at = this.now()
+    const at = this.ctx.clock.iso()
     await this.ctx.db.transaction().execute(async (trx) => {
       const current = await lockProposal(trx, id, this.ctx.dialect)
       if (!current) throw proposalNotFound()

@@ -1,4 +1,4 @@
-import type { OpenStage, Permission, Stage } from '@stake/contract'
+import { isClosedStage, isOpenStage, stagePath, type Permission, type Stage } from '@stake/contract'
 
 /**
  * Pure rules of the proposal tracker (contract §7). Services load the facts
@@ -7,16 +7,13 @@ import type { OpenStage, Permission, Stage } from '@stake/contract'
 
 // ---------------------------------------------------------------- stages
 
-const CALL_PATH: readonly Stage[] = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record', 'done']
-/** A release needs no votes and nobody is set apart. */
-const RELEASE_PATH: readonly Stage[] = ['interview', 'sustain', 'record', 'done']
-
-export const pathOf = (isRelease: boolean): readonly Stage[] => (isRelease ? RELEASE_PATH : CALL_PATH)
+/** A proposal's own path (the contract package defines both). */
+export const pathOf = stagePath
 
 export const initialStage = (isRelease: boolean): Stage => pathOf(isRelease)[0]!
 
-export const isClosed = (stage: Stage): boolean => stage === 'done' || stage === 'declined'
-export const isOpen = (stage: Stage): stage is OpenStage => !isClosed(stage)
+export const isClosed = isClosedStage
+export const isOpen = isOpenStage
 
 /**
  * The stage one step forward or back along the proposal's own path, or null

@@ -278,7 +278,7 @@ export function insertProposal(db: Executor, fields: ProposalFields & { is_relea
 export async function updateProposalFields(db: Executor, id: number, fields: ProposalFields, now: string, submitterOnly: number | null) {
   let query = db.updateTable('proposals').set({ ...fields, search_key: searchKeyOf(fields), updated_at: now }).where('id', '=', id)
   if (submitterOnly !== null) {
-    query = query.where('submitter', '=', submitterOnly).where('stage', 'not in', ['done', 'declined'])
+    query = query.where('submitter', '=', submitterOnly).where('stage', 'not in', [...CLOSED_STAGES])
   }
   const result = await query.executeTakeFirst()
   return result.numUpdatedRows > 0n

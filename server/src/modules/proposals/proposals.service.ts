@@ -41,10 +41,6 @@ function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
 export class ProposalsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
   private async checkReferences(viewer: Viewer, fields: repo.ProposalFields, changed: { ward: boolean; submitter: boolean }) {
     const { db } = this.ctx
@@ -66,7 +62,7 @@ export class ProposalsService {
 
     const isRelease = body.is_release ?? false
     const stage = initialStage(isRelease)
-    const now = this.now()
+    const now = this.ctx.clock.iso()
     try {
       const id = await this.ctx.db.transaction().execute(async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
@@ -107,7 +103,7 @@ export class ProposalsService {
       submitter: submitter !== current.submitter,
     })
     try {
-      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.now(), canManage(viewer) ? null : actor.id)
+      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.ctx.clock.iso(), canManage(viewer) ? null : actor.id)
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)

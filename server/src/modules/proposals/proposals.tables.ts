@@ -17,7 +17,7 @@ export interface ProposalsTable {
   declined_from: Generated<Stage | null>
   submitted_at: string
   updated_at: string
-  /** Lower-cased text that `q` searches (migration 20261122000600_proposal_search); never in a response. */
+  /** Lower-cased text that `q` searches (migration 20261122000650_proposal_search); never in a response. */
   search_key: Generated<string>
 }
 

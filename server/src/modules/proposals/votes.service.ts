@@ -33,7 +33,7 @@ export class VotesService {
       }
       if (check === 'wrong_stage') throw wrongStage(`Nobody votes on a proposal at ${proposal.stage}`)
 
-      const now = this.ctx.clock.now().toISOString()
+      const now = this.ctx.clock.iso()
       const key = { proposal_id: id, stage: proposal.stage, approver_id: actor.id }
       const created = await repo.insertVoteIfNew(trx, key, approved, now)
       if (!created) await repo.changeVote(trx, key, approved, now)

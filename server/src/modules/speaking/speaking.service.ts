@@ -55,10 +55,6 @@ export function toCalendar(
 export class SpeakingService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   /** The calendar year "now" is in (UTC). */
   currentYear(): number {
     return this.ctx.clock.now().getUTCFullYear()
@@ -112,7 +108,7 @@ export class SpeakingService {
         if (wardId !== null && !wards.some((w) => w.id === wardId)) errors.push(wardMissing())
         if (errors.length > 0 || !seat) throw new ValidationFailure(errors)
         const input: MonthInput = { year, month, seats: seats.map((s) => s.slot_id), wards: wards.map((w) => w.id), rows }
-        await repo.writeMonth(trx, { year, month, calling_id: seat.calling_id }, plan(input, seat.slot_id), this.now())
+        await repo.writeMonth(trx, { year, month, calling_id: seat.calling_id }, plan(input, seat.slot_id), this.ctx.clock.iso())
       })
     } catch (error) {
       // The ward was deleted after we read it.
@@ -141,7 +137,7 @@ export class SpeakingService {
     const topic = body.topic.trim()
     if (topic.length === 0) throw invalid(['body', 'topic'], 'String should have at least 1 character', 'string_too_short')
     const reference = body.reference?.trim() || null
-    const row = await repo.upsertTopic(this.ctx.db, year, month, topic, reference, this.now())
+    const row = await repo.upsertTopic(this.ctx.db, year, month, topic, reference, this.ctx.clock.iso())
     return { month: row.month, topic: row.topic, reference: row.reference }
   }
 

@@ -18,17 +18,13 @@ const duplicateEmail = () => conflict('duplicate_email', 'A user with this email
 export class UsersService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   async create(actor: Actor, body: CreateUserBody): Promise<User & { temporary_password?: string }> {
     const temporary = body.password === undefined ? randomPassword() : null
     if (body.password !== undefined) checkNewPassword(body.password, 'password')
     const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
     try {
       // Created by an administrator: the user must choose their own password.
-      const row = await repo.insertUser(this.ctx.db, { ...body, password_hash, force_password_reset: true, now: this.now() })
+      const row = await repo.insertUser(this.ctx.db, { ...body, password_hash, force_password_reset: true, now: this.ctx.clock.iso() })
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail()
@@ -86,7 +82,7 @@ export class UsersService {
           trx,
           id,
           { email: body.email, fname: body.fname, lname: body.lname, ...(activeChange ? { active: body.active } : {}) },
-          this.now(),
+          this.ctx.clock.iso(),
         )
         if (!row) throw notFound('User')
         if (activeChange && body.active === false) {
@@ -131,7 +127,7 @@ export class UsersService {
 
     const password_hash = await hasher.hash(newPassword)
     return db.transaction().execute(async (trx) => {
-      const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.now())
+      const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.ctx.clock.iso())
       if (!row) throw notFound('User')
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
       return repo.toUser(row)

@@ -23,10 +23,6 @@ const withoutBishop = (ward: Ward): Ward => ({ ...ward, bishop_id: null })
 export class WardsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private now(): string {
-    return this.ctx.clock.now().toISOString()
-  }
-
   private async lockBishopCalling(trx: Executor, mode: 'share' | 'update') {
     const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
     if (!bishop) throw new Error('The system Bishop calling is missing')
@@ -52,7 +48,7 @@ export class WardsService {
       return await this.ctx.db.transaction().execute(async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
-        const now = this.now()
+        const now = this.ctx.clock.iso()
         const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, now })
         await slotRepo.insertWardSlot(trx, bishop.id, id)
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
@@ -82,7 +78,7 @@ export class WardsService {
         if (change && holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
         if (change && body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
 
-        const now = this.now()
+        const now = this.ctx.clock.iso()
         await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, now })
         if (change) {
           if (holder !== null && !(await unseatUser(trx, dialect, slot, holder, now))) {
@@ -113,7 +109,7 @@ export class WardsService {
         // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
         if (holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
         await repo.deleteWard(trx, id)
-        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.now())
+        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.ctx.clock.iso())
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {

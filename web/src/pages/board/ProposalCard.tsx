@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { Proposal, Stage } from '../../api/types';
-import { STAGE_LABELS } from '../../api/types';
+import { STAGE_LABELS, isVotingStage } from '../../api/types';
 import { ROUTES } from '../../routes';
 
 export interface CardActions {
@@ -31,7 +31,7 @@ export function ProposalCard({
   actions?: CardActions;
   dragging?: boolean;
 }) {
-  const votingStage = p.stage === 'sp_approval' || p.stage === 'hc_approval';
+  const votingStage = isVotingStage(p.stage);
   const name = `${p.fname} ${p.lname}`;
   return (
     <article className={`pcard ${dragging ? 'pcard-dragging' : ''}`} aria-label={name} data-testid={`card-${p.id}`}>

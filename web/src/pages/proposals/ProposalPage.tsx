@@ -7,6 +7,7 @@ import {
   STAGE_LABELS,
   nextStage,
   prevStage,
+  isClosedStage,
   stagePath,
   type Proposal,
 } from '../../api/types';
@@ -124,7 +125,7 @@ export default function ProposalPage() {
   if (!p) return null;
 
   const manager = can(me, 'proposals.manage');
-  const closed = p.stage === 'done' || p.stage === 'declined';
+  const closed = isClosedStage(p.stage);
   const next = nextStage(p.stage, p.is_release);
   const prev = prevStage(p.stage, p.is_release);
 

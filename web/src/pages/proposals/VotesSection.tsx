@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import { useUsersLite, userName } from '../../api/queries';
-import { STAGE_LABELS, type Proposal, type Vote } from '../../api/types';
+import { STAGE_LABELS, isVotingStage, type Proposal, type Vote } from '../../api/types';
 import { useNotify } from '../../components/Notice';
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui';
 
@@ -21,7 +21,7 @@ export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Pr
       notify(err instanceof ApiError && err.code === 'wrong_stage' ? 'Voting has closed at this stage.' : (err as Error).message, 'error'),
     onSettled: onChanged,
   });
-  const votingStage = p.stage === 'sp_approval' || p.stage === 'hc_approval';
+  const votingStage = isVotingStage(p.stage);
 
   return (
     <section className="card" aria-labelledby="votes-h">

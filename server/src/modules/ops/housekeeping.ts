@@ -1,0 +1,80 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { CliCommand } from '../../cli.commands.ts'
+import { addSeconds, systemClock, type Clock } from '../../clock.ts'
+import type { DB } from '../../db/schema.ts'
+import { REFRESH_GRACE_SECONDS } from '../auth/auth.service.ts'
+import { THROTTLE } from '../auth/attempts.ts'
+import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
+import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
+
+export interface Purged {
+  /** Sessions past their expiry, deleted. */
+  sessions: number
+  /** Sessions whose previous refresh token's grace has passed: its hash forgotten. */
+  refreshGrace: number
+  /** Login-throttle rows with an ended window and no lock, deleted. */
+  throttle: number
+}
+
+/**
+ * Removes what no longer decides anything, so these tables do not grow
+ * forever. Each step is one statement of its own and only touches rows that
+ * every reader already ignores, so it needs no transaction and can run at any
+ * time beside requests.
+ */
+export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<Purged> {
+  const nowIso = now.toISOString()
+  return {
+    sessions: await purgeExpiredSessions(db, nowIso),
+    refreshGrace: await clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString()),
+    throttle: await purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
+  }
+}
+
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
+
+/**
+ * The server's hourly purge: main.ts starts it after listen and stops it on
+ * shutdown; buildApp never does, so tests get no timers. It also runs once at
+ * start, for servers restarted more often than hourly. A failed run is logged
+ * and the next one tries again.
+ */
+export function housekeeping(db: Kysely<DB>, clock: Clock, log: FastifyBaseLogger) {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<void> = Promise.resolve()
+  const run = () => {
+    running = purgeExpired(db, clock.now()).then(
+      (purged) => log.info({ purged }, 'housekeeping: purged expired rows'),
+      (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
+    )
+  }
+  return {
+    start() {
+      run()
+      timer = setInterval(run, HOUSEKEEPING_INTERVAL_MS)
+      timer.unref() // never what keeps the process alive
+    },
+    async stop() {
+      clearInterval(timer)
+      await running // let a run in progress finish before the database closes
+    },
+  }
+}
+
+/** `npm run cli -- purge`: the same purge on demand (e.g. from cron when the server is not running). */
+export const HOUSEKEEPING_CLI: CliCommand[] = [
+  {
+    name: 'purge',
+    usage: 'purge',
+    description: 'delete expired sessions, refresh grace and stale login-throttle rows',
+    async run(database) {
+      const purged = await purgeExpired(database.db, systemClock.now())
+      console.log(
+        `Purged ${purged.sessions} expired session(s), ${purged.refreshGrace} expired refresh grace(s), ` +
+          `${purged.throttle} stale login-throttle row(s).`,
+      )
+      return 0
+    },
+  },
+]
