@@ -56,6 +56,9 @@ export const ERROR_CODES = [
   'last_manager',
   'too_many_attempts',
   'cross_site',
+  /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
+  'busy',
+  'unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -9,6 +9,7 @@ import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import { SignInAttempts } from './attempts.ts'
 import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -61,7 +62,7 @@ export class AuthService {
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await sessions.insertSession(db, {
+    await retrying(() => sessions.insertSession(db, {
       id: sessionId,
       user_id: user.id,
       token_hash: hashSecret(secret),
@@ -70,7 +71,7 @@ export class AuthService {
       last_used_at: nowIso,
       user_agent: client.userAgent?.slice(0, 500) ?? null,
       ip: client.ip.slice(0, 64),
-    })
+    }))
     return {
       tokens: await this.accessToken(user.id, sessionId),
       cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
@@ -96,9 +97,7 @@ export class AuthService {
       // The usual case: one conditional write, for the current token of a live session.
       const salt = newRefreshSecret()
       const secret = nextRefreshSecret(parsed.secret, salt)
-      const rotated = await db
-        .transaction()
-        .execute((trx) => sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso))
+      const rotated = await withTransaction(db, (trx) => sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso))
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -126,7 +125,7 @@ export class AuthService {
       }
 
       if (await sessions.isRetiredToken(db, session.id, presented)) {
-        await sessions.deleteSession(db, session.id)
+        await retrying(() => sessions.deleteSession(db, session.id))
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       }
       // A secret this session never issued (forged) changes nothing (S6).
@@ -136,8 +135,7 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
-    if (all) await sessions.deleteUserSessions(this.ctx.db, actor.id)
-    else await sessions.deleteSession(this.ctx.db, actor.sessionId)
+    await retrying(() => (all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId)))
   }
 
   async me(actor: Actor): Promise<Me> {
@@ -151,6 +149,6 @@ export class AuthService {
   }
 
   async endSession(actor: Actor, sessionId: string): Promise<void> {
-    if (!(await sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId))) throw notFound('Session')
+    if (!(await retrying(() => sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId)))) throw notFound('Session')
   }
 }
