@@ -10,7 +10,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, ValidationErrorBody } from '@stake/contract'
 import type { Kysely } from 'kysely'
-import type { Config } from './config.ts'
+import { proxyTrust, type Config } from './config.ts'
 import { ValidationFailure, type FieldError } from './errors.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { AppContext } from './context.ts'
@@ -24,6 +24,7 @@ import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
+import { coerceStrictly } from './strict-input.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 
 export interface AppDeps {
@@ -107,10 +108,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     ...connectionLimits(config),
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
+    // No coercion (S1): path and query text is converted strictly in preValidation below.
+    ajv: { customOptions: { allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false } },
+    // A "__proto__" or "constructor" key is an ignored unknown property, not a decode error (S1).
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
@@ -157,7 +162,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
       ...findNul(request.query, ['query']),
       ...findNul(request.body, ['body']),
     ]
-    done(errors.length > 0 ? new ValidationFailure(errors) : undefined)
+    if (errors.length > 0) return done(new ValidationFailure(errors))
+    const schema = request.routeOptions.schema
+    coerceStrictly(schema?.params, request.params)
+    coerceStrictly(schema?.querystring, request.query)
+    done()
   })
   // HSTS and upgrade-insecure-requests only where the service is served over
   // https (the same switch as the Secure cookie); on plain http they would break it.

@@ -35,7 +35,7 @@ describe('configuration from the environment', () => {
       INITIAL_ADMIN_PASSWORD: 'first-password',
       COOKIE_SECURE: 'true',
       CORS_ORIGINS: 'https://a.example, https://b.example',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       ACCESS_TOKEN_TTL_SECONDS: '60',
       SP_APPROVALS_REQUIRED: '3',
       HC_APPROVALS_REQUIRED: '7',
@@ -44,7 +44,7 @@ describe('configuration from the environment', () => {
     })
     assert.deepEqual(
       [c.port, c.host, c.databaseUrl, c.adminEmail, c.initialAdminPassword, c.cookieSecure, c.trustProxy],
-      [9000, '0.0.0.0', 'postgres://u@h/db', 'root@example.org', 'first-password', true, true],
+      [9000, '0.0.0.0', 'postgres://u@h/db', 'root@example.org', 'first-password', true, 2],
     )
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
     assert.deepEqual([c.accessTokenTtlSeconds, c.spApprovalsRequired, c.hcApprovalsRequired, c.highCouncilSeats, c.logLevel], [60, 3, 7, 9, 'debug'])
@@ -63,6 +63,10 @@ describe('configuration from the environment', () => {
       { ACCESS_TOKEN_TTL_SECONDS: '0' },
       { HIGH_COUNCIL_SEATS: '-1' },
       { LOG_LEVEL: 'loud' },
+      { TRUST_PROXY: 'true' },
+      { TRUST_PROXY: '11' },
+      { TRUST_PROXY: '10.0.0.1/33' },
+      { TRUST_PROXY: 'proxy.example' },
     ]
     for (const env of bad) {
       const name = Object.keys(env)[0]!

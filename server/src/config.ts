@@ -1,3 +1,5 @@
+import net from 'node:net'
+
 /**
  * Configuration comes only from the environment (contract §9). It is parsed and
  * validated once, here, and handed down; nothing below reads `process.env`.
@@ -11,7 +13,8 @@ export interface Config {
   initialAdminPassword: string | null
   cookieSecure: boolean
   corsOrigins: string[]
-  trustProxy: boolean
+  /** S7: false, a hop count (1..10) or the proxies' addresses/CIDRs; never "trust everything". */
+  trustProxy: false | number | string[]
   accessTokenTtlSeconds: number
   sessionTtlSeconds: number
   spApprovalsRequired: number
@@ -98,6 +101,39 @@ function publicUrl(raw: string | undefined): string | null {
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
 
+/**
+ * TRUST_PROXY (S7): `false`, a hop count or a comma list of proxy addresses
+ * or CIDRs. `true` is refused: it would trust every X-Forwarded-For hop, so
+ * any client could choose the address it is throttled by.
+ */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = raw?.trim() ?? ''
+  if (value === '' || value.toLowerCase() === 'false' || value === '0') return false
+  if (value.toLowerCase() === 'true') {
+    throw new ConfigError('TRUST_PROXY=true would trust every X-Forwarded-For hop; give a hop count (1-10) or the proxy addresses')
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be between 1 and 10, got ${hops}`)
+    return hops
+  }
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean)
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const family = net.isIP(address ?? '')
+    const prefixOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
+    if (family === 0 || !prefixOk || extra !== undefined) {
+      throw new ConfigError(`TRUST_PROXY entry is neither a hop count nor an address or CIDR: "${entry}"`)
+    }
+  }
+  return entries
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (its types lack the number form). */
+export function proxyTrust(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
+}
+
 export function parseConfig(env: Record<string, string | undefined>): Config {
   const host = env.HOST?.trim() || '127.0.0.1'
   const databaseUrl = env.DATABASE_URL?.trim() || 'sqlite:./data/stake.db'
@@ -129,7 +165,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     initialAdminPassword,
     cookieSecure: bool(env, 'COOKIE_SECURE', !LOCAL_HOSTS.has(host)),
     corsOrigins,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 900),
     sessionTtlSeconds: 7 * 24 * 3600,
     spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),

@@ -53,8 +53,9 @@ export const ERROR_CODES = [
   'wrong_password',
   'conflict',
   'in_use',
-  'last_admin',
+  'last_manager',
   'too_many_attempts',
+  'cross_site',
   /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
   'busy',
   'unavailable',

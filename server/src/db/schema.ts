@@ -40,6 +40,15 @@ export interface SessionsTable {
   last_used_at: string
   user_agent: string | null
   ip: string | null
+  /** Salt of the last rotation: the next secret is HMAC(salt, previous secret) (issue 19). */
+  rotation_salt: Generated<string | null>
+}
+
+/** Hashes of the refresh secrets a session rotated out (S6): only these are reuse. */
+export interface SessionRetiredTokensTable {
+  session_id: string
+  token_hash: string
+  retired_at: string
 }
 
 export interface LoginThrottleTable {
@@ -49,6 +58,8 @@ export interface LoginThrottleTable {
   failures: number
   window_start: string
   locked_until: string | null
+  /** 1 when the attempt that last wrote the row may go on to the password check (S4). */
+  allowed: Generated<number>
 }
 
 export interface CallingsTable {
@@ -103,6 +114,7 @@ export interface DB {
   user_permissions: UserPermissionsTable
   sessions: SessionsTable
   login_throttle: LoginThrottleTable
+  session_retired_tokens: SessionRetiredTokensTable
   callings: CallingsTable
   calling_permissions: CallingPermissionsTable
   calling_slots: CallingSlotsTable

@@ -82,9 +82,18 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     if (request.is404) return done()
     const config = request.routeOptions.config
     const mode = config.permission ? 'user' : (config.auth ?? 'user')
-    if (mode === 'public') return done()
-
     const token = bearerToken(request)
+    if (mode === 'public') {
+      // S8: a caller signed in on a public route meets the password-change
+      // guard too; a token that does not check out leaves him anonymous.
+      if (!token) return done()
+      authenticate(request, token).then(
+        () => done(),
+        (error) => done(error instanceof AppError && error.code === 'password_change_required' ? error : undefined),
+      )
+      return
+    }
+
     if (token === null) return done(mode === 'optional' ? undefined : unauthorized())
     authenticate(request, token).then(() => done(), done)
   })

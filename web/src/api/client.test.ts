@@ -89,6 +89,28 @@ describe('api client', () => {
     assert.equal(calls.length, 1);
   });
 
+  it('reads or cancels every response body, a failed refresh and a retried 401 included (the browser closes each request)', async () => {
+    const responses: Response[] = [];
+    const keep = (res: Response) => (responses.push(res), res);
+    install((url) => {
+      if (url.endsWith('/auth/refresh')) return keep(json(401, { detail: 'Session expired or revoked' }));
+      return keep(json(401, { detail: 'Token expired' }));
+    });
+    await assert.rejects(api('/a'), (e: unknown) => e instanceof ApiError && e.status === 401);
+    assert.equal(responses.length, 2);
+    assert.ok(responses.every((r) => r.bodyUsed), 'every body consumed');
+
+    responses.length = 0;
+    install((url, init) => {
+      if (url.endsWith('/auth/refresh')) return keep(json(200, { access_token: 'new' }));
+      const auth = (init.headers as Record<string, string>).Authorization;
+      return keep(auth === 'Bearer new' ? new Response(null, { status: 204 }) : json(401, { detail: 'Token expired' }));
+    });
+    await api('/b', { method: 'DELETE' });
+    assert.equal(responses.length, 3);
+    assert.ok(responses.every((r) => r.bodyUsed || r.body === null), 'every body consumed');
+  });
+
   it('tells listeners whether the server was reached: a failed fetch is false, any HTTP answer true', async () => {
     const seen: boolean[] = [];
     const off = onNetworkResult((reached) => seen.push(reached));

@@ -138,6 +138,8 @@ export function refreshAccessToken(): Promise<string | null> {
           headers: { Accept: 'application/json' },
         });
         if (!res.ok) {
+          // Read the refusal's body too: an unread body keeps the request open (Chromium never goes network-idle).
+          await discard(res);
           accessToken = null;
           return null;
         }
@@ -212,8 +214,20 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   }
 }
 
+/** Releases a response whose body is not needed (every body is consumed or cancelled). */
+export async function discard(res: Response): Promise<void> {
+  try {
+    await res.body?.cancel();
+  } catch {
+    // Already consumed or the connection is gone: nothing left to release.
+  }
+}
+
 async function parseBody(res: Response): Promise<unknown> {
-  if (res.status === 204) return null;
+  if (res.status === 204) {
+    await discard(res);
+    return null;
+  }
   const text = await res.text();
   if (!text) return null;
   try {
@@ -241,6 +255,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
       for (const l of sessionLostListeners) l();
       throw new ApiError(401, await parseBody(res));
     }
+    await discard(res);
     res = await send(path, opts, token);
   }
 
@@ -301,9 +316,10 @@ export async function reportClientError(report: ClientErrorReport): Promise<void
   try {
     const tokenUsed = accessToken;
     const res = await send('/client-errors', opts, tokenUsed);
+    await discard(res);
     if (res.status !== 401 || !tokenUsed) return;
     const fresh = accessToken !== tokenUsed ? accessToken : await refreshAccessToken().catch(() => null);
-    await send('/client-errors', fresh ? opts : { ...opts, anonymous: true }, fresh);
+    await discard(await send('/client-errors', fresh ? opts : { ...opts, anonymous: true }, fresh));
   } catch {
     // Nothing to do: the user already sees the error on screen.
   }

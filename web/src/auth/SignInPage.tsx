@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
+import { safeNextPath } from '../api/next';
 import { Field, type FieldErrors } from '../components/ui';
 import { ROUTES } from '../routes';
 import { useAuth } from './AuthProvider';
@@ -12,10 +13,7 @@ function describeWait(seconds: number): string {
 }
 
 /** Only same-app paths are honoured as a post-sign-in destination. */
-function safeNext(next: string | null): string {
-  if (next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith(ROUTES.signIn)) return next;
-  return ROUTES.board;
-}
+const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.board, [ROUTES.signIn]);
 
 export function SignInPage() {
   const { status, me, login, sessionExpired, bootError } = useAuth();

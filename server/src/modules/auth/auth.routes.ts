@@ -2,10 +2,11 @@ import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
-import { LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
+import { ErrorBody, LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
 import type { FastifyTypebox } from '../../http.ts'
 import type { AppContext } from '../../context.ts'
-import { ValidationFailure } from '../../errors.ts'
+import { AppError, ValidationFailure } from '../../errors.ts'
+import { isCrossSite } from './cross-site.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { AuthService, type IssuedSession } from './auth.service.ts'
 
@@ -43,15 +44,19 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       '/login',
       {
         bodyLimit: LOGIN_BODY_LIMIT,
-        config: { auth: 'public' },
+        // Signing in ignores who the caller was: no password-change guard (S8) here.
+        config: { auth: 'public', passwordChangeExempt: true },
         schema: {
           tags: ['auth'],
           summary: 'Sign in with email and password (form-encoded)',
           consumes: ['application/x-www-form-urlencoded'],
           body: LoginForm,
-          response: { 200: TokenResponse },
+          response: { 200: TokenResponse, 403: ErrorBody, 429: ErrorBody },
         },
         preValidation: async (request) => {
+          if (isCrossSite(request, ctx.config.corsOrigins)) {
+            throw new AppError(403, 'cross_site', 'Signing in from another site is not allowed')
+          }
           if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
             throw new ValidationFailure([
               { loc: ['header', 'content-type'], msg: 'Login expects application/x-www-form-urlencoded', type: 'content_type' },

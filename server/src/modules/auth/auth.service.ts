@@ -7,18 +7,10 @@ import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
-import * as throttle from './throttle.repository.ts'
-import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+import { SignInAttempts } from './attempts.ts'
+import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 
-/** Contract §3 throttling numbers. */
-export const THROTTLE = {
-  windowSeconds: 15 * 60,
-  accountFailures: 5,
-  ipFailures: 100,
-  /** First account lock; doubles with every further failure, up to the window. */
-  accountLockSeconds: 30,
-}
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
 
@@ -36,7 +28,11 @@ export interface IssuedSession {
 }
 
 export class AuthService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly attempts: SignInAttempts
+
+  constructor(private readonly ctx: AppContext) {
+    this.attempts = new SignInAttempts(ctx)
+  }
 
   private async accessToken(userId: number, sessionId: string): Promise<TokenResponse> {
     const access_token = await this.ctx.tokens.sign({ userId, sessionId }, this.ctx.clock.now())
@@ -47,81 +43,47 @@ export class AuthService {
     return Math.max(0, Math.floor((Date.parse(expiresAt) - this.ctx.clock.now().getTime()) / 1000))
   }
 
-  private tooManyAttempts(lockedUntil: string): AppError {
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(lockedUntil) - this.ctx.clock.now().getTime()) / 1000))
-    return new AppError(429, null, 'Too many sign-in attempts. Try again later.', { 'Retry-After': String(retryAfter) })
-  }
-
   async login(username: string, password: string, client: ClientInfo): Promise<IssuedSession> {
     const { db, clock, hasher, config } = this.ctx
     const now = clock.now()
     const nowIso = now.toISOString()
     const account = emailKey(username)
-    const keys = [
-      { scope: 'account' as const, key: account },
-      { scope: 'ip' as const, key: client.ip },
-    ]
-    // An active lock wins even over a correct password (contract §3).
-    const locks = await throttle.findLocks(db, keys, nowIso)
-    const latest = locks.map((l) => l.locked_until!).sort().at(-1)
-    if (latest) throw this.tooManyAttempts(latest)
+    const keys = { account, ip: client.ip }
+    // Counted before the password is checked (S4); an active lock wins even over a correct password.
+    await this.attempts.admit(keys)
 
     const user = await findUserByEmail(db, account)
     // Unknown email, wrong password and inactive user take the same path and
     // the same time: one argon2 verification each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
-    if (!user || !ok || !user.active) {
-      await this.countFailure(keys, now)
-      throw unauthorized(BAD_CREDENTIALS)
-    }
+    if (!user || !ok || !user.active) throw unauthorized(BAD_CREDENTIALS)
+    await this.attempts.succeeded(keys)
 
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await withTransaction(db, async (trx) => {
-      await throttle.clearThrottle(trx, 'account', account)
-      await sessions.insertSession(trx, {
-        id: sessionId,
-        user_id: user.id,
-        token_hash: hashSecret(secret),
-        created_at: nowIso,
-        expires_at: expiresAt,
-        last_used_at: nowIso,
-        user_agent: client.userAgent?.slice(0, 500) ?? null,
-        ip: client.ip.slice(0, 64),
-      })
-    })
+    await retrying(() => sessions.insertSession(db, {
+      id: sessionId,
+      user_id: user.id,
+      token_hash: hashSecret(secret),
+      created_at: nowIso,
+      expires_at: expiresAt,
+      last_used_at: nowIso,
+      user_agent: client.userAgent?.slice(0, 500) ?? null,
+      ip: client.ip.slice(0, 64),
+    }))
     return {
       tokens: await this.accessToken(user.id, sessionId),
       cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
     }
   }
 
-  private async countFailure(keys: { scope: 'account' | 'ip'; key: string }[], now: Date): Promise<void> {
-    const nowIso = now.toISOString()
-    const cutoff = addSeconds(now, -THROTTLE.windowSeconds).toISOString()
-    await withTransaction(this.ctx.db, async (trx) => {
-      for (const { scope, key } of keys) {
-        const { failures, window_start } = await throttle.countFailure(trx, scope, key, nowIso, cutoff)
-        if (scope === 'account' && failures >= THROTTLE.accountFailures) {
-          const seconds = Math.min(
-            THROTTLE.windowSeconds,
-            THROTTLE.accountLockSeconds * 2 ** (failures - THROTTLE.accountFailures),
-          )
-          await throttle.setLock(trx, scope, key, addSeconds(now, seconds).toISOString())
-        }
-        if (scope === 'ip' && failures >= THROTTLE.ipFailures) {
-          const until = addSeconds(new Date(window_start), THROTTLE.windowSeconds)
-          await throttle.setLock(trx, scope, key, (until > now ? until : addSeconds(now, 60)).toISOString())
-        }
-      }
-    })
-  }
-
   /**
    * Rotates the refresh token (contract §3). The token just rotated out still
-   * works for REFRESH_GRACE_SECONDS without another rotation (two tabs); any
-   * other stale token is treated as stolen and ends the session.
+   * works for REFRESH_GRACE_SECONDS without another rotation, and gets the
+   * cookie the rotation issued (two tabs; an answer lost on the way, issue
+   * 19). Any older token this session issued is treated as stolen and ends
+   * the session; a secret it never issued ends nothing (S6).
    */
   async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
     const { db, clock } = this.ctx
@@ -132,9 +94,10 @@ export class AuthService {
     const presented = hashSecret(parsed.secret)
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      // The usual case in one conditional write: the current token of a live session.
-      const secret = newRefreshSecret()
-      const rotated = await retrying(() => sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso))
+      // The usual case: one conditional write, for the current token of a live session.
+      const salt = newRefreshSecret()
+      const secret = nextRefreshSecret(parsed.secret, salt)
+      const rotated = await withTransaction(db, (trx) => sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso))
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -151,10 +114,21 @@ export class AuthService {
         sameHash(session.previous_token_hash, presented) &&
         session.rotated_at !== null &&
         now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
-      if (inGrace) return { tokens: await this.accessToken(session.user_id, session.id), cookie: null }
+      if (inGrace) {
+        // The secret that rotation handed out, derived again (it is not stored).
+        const issued = session.rotation_salt === null ? null : nextRefreshSecret(parsed.secret, session.rotation_salt)
+        const current = issued !== null && sameHash(session.token_hash, hashSecret(issued))
+        return {
+          tokens: await this.accessToken(session.user_id, session.id),
+          cookie: current ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.remaining(session.expires_at) } : null,
+        }
+      }
 
-      await retrying(() => sessions.deleteSession(db, session.id))
-      log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
+      if (await sessions.isRetiredToken(db, session.id, presented)) {
+        await retrying(() => sessions.deleteSession(db, session.id))
+        log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
+      }
+      // A secret this session never issued (forged) changes nothing (S6).
       throw unauthorized('Session expired or revoked')
     }
     throw unauthorized('Session expired or revoked')

@@ -24,7 +24,7 @@ export function findSessionForRefresh(db: Executor, id: string) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 's.token_hash', 's.previous_token_hash', 's.rotated_at', 's.expires_at', 'u.active'])
+    .select(['s.id', 's.user_id', 's.token_hash', 's.previous_token_hash', 's.rotated_at', 's.rotation_salt', 's.expires_at', 'u.active'])
     .where('s.id', '=', id)
     .executeTakeFirst()
 }
@@ -53,19 +53,20 @@ export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: s
  * Rotation is a conditional write: it succeeds only while `currentHash` is
  * still the session's token, the session has not expired and its user is
  * active, so two concurrent refreshes cannot both rotate. The usual refresh is
- * this one statement; anything else is sorted out by reading the session.
- * Answers the rotated session's user and expiry, or undefined when nothing was rotated.
+ * this write (and the retired hash's row, in the caller's transaction);
+ * anything else is sorted out by reading the session. Answers the rotated
+ * session's user and expiry, or undefined when nothing was rotated.
  */
 export async function rotateSessionToken(
   db: Executor,
   id: string,
   currentHash: string,
-  nextHash: string,
+  next: { hash: string; salt: string },
   now: string,
 ): Promise<{ user_id: number; expires_at: string } | undefined> {
-  return db
+  const rotated = await db
     .updateTable('sessions')
-    .set({ token_hash: nextHash, previous_token_hash: currentHash, rotated_at: now, last_used_at: now })
+    .set({ token_hash: next.hash, previous_token_hash: currentHash, rotation_salt: next.salt, rotated_at: now, last_used_at: now })
     .where('id', '=', id)
     .where('token_hash', '=', currentHash)
     .where('expires_at', '>', now)
@@ -74,6 +75,20 @@ export async function rotateSessionToken(
     )
     .returning(['user_id', 'expires_at'])
     .executeTakeFirst()
+  // Kept for the session's life: presenting it again is reuse (S6).
+  if (rotated) await db.insertInto('session_retired_tokens').values({ session_id: id, token_hash: currentHash, retired_at: now }).execute()
+  return rotated
+}
+
+/** Whether this session issued the secret with this hash and rotated it out (S6). */
+export async function isRetiredToken(db: Executor, sessionId: string, tokenHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('session_retired_tokens')
+    .select('session_id')
+    .where('session_id', '=', sessionId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst()
+  return row !== undefined
 }
 
 export async function deleteSession(db: Executor, id: string): Promise<void> {

@@ -64,6 +64,17 @@ export function parseRefreshToken(value: string | undefined): { sessionId: strin
   return match ? { sessionId: match[1]!, secret: match[2]! } : null
 }
 
+/**
+ * The secret that replaces `previous` at a rotation: HMAC(salt, previous),
+ * with a fresh random salt kept in the session row. Whoever presents
+ * `previous` again within the grace window gets this same secret back (issue
+ * 19: an answer lost on the way); without `previous` (only its hash is
+ * stored) nobody can compute it, and an old cookie predicts nothing either,
+ * since every rotation draws a new salt.
+ */
+export const nextRefreshSecret = (previous: string, salt: string): string =>
+  crypto.createHmac('sha256', salt).update(previous).digest('base64url')
+
 /** Constant-time comparison of two hex digests. */
 export function sameHash(a: string | null, b: string): boolean {
   if (a === null || a.length !== b.length) return false

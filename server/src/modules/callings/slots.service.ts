@@ -7,17 +7,22 @@ import type { Actor } from '../../plugins/auth.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
-import { canSeeCalling, unseatable } from './callings.policy.ts'
+import { canSeeCalling, maySeatSelf, seatRequirements, unseatable } from './callings.policy.ts'
 import { withTransaction } from '../../db/transaction.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 
-/** 403 unless the actor holds every permission the calling grants (contract §4). */
-export function assertMaySeat(actor: Actor, grants: readonly Permission[]): void {
-  const missing = unseatable(actor.permissions, grants)
+/**
+ * 403 unless the actor holds every permission the seat carries, its grants
+ * and its role (S3), for filling and releasing alike; `seating` is the user
+ * to be seated, null for a release.
+ */
+export function assertMaySeat(actor: Actor, calling: { key: string | null }, grants: readonly Permission[], seating: number | null): void {
+  const missing = unseatable(actor.permissions, seatRequirements(calling.key, grants))
   if (missing.length > 0) {
-    throw forbidden(`This calling grants permissions you do not hold: ${missing.join(', ')}`)
+    throw forbidden(`This seat carries permissions you do not hold: ${missing.join(', ')}`)
   }
+  if (seating === actor.id && !maySeatSelf(actor.permissions)) throw forbidden('You cannot seat yourself')
 }
 
 /**
@@ -48,7 +53,7 @@ export async function seatUser(
 /**
  * Empties a slot held by `holderId` and closes the history row. Returns false
  * when someone else changed the slot first. A release that would leave no
- * active user able to manage users is refused (409 last_admin), like
+ * active user able to manage users is refused (409 last_manager), like
  * deactivating the last administrator.
  */
 export async function unseatUser(
@@ -89,16 +94,17 @@ export class SlotsService {
       const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
       if (!calling) throw notFound('Calling')
       if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
-      assertMaySeat(actor, await repo.callingPermissions(trx, callingId))
+      assertMaySeat(actor, calling, await repo.callingPermissions(trx, callingId), userId)
       await seatUser(trx, { callingId, slotId }, userId, this.ctx.clock.iso(), ['body', 'user_id'])
       return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
 
   /**
-   * DELETE /callings/{id}/{slot_id}: releasing is not granting, so it needs
-   * callings.manage only (as removing a direct grant needs users.manage only).
-   * An empty slot is released already: 204 again, no history row.
+   * DELETE /callings/{id}/{slot_id}: releasing takes the seat's powers away,
+   * so it needs them as filling does (S3: callings.manage alone cannot
+   * release the stake president). An empty slot is released already: 204
+   * again, no history row.
    */
   async release(actor: Actor, callingId: number, slotId: number): Promise<void> {
     const { db, dialect } = this.ctx
@@ -109,6 +115,7 @@ export class SlotsService {
       if (!slot) throw notFound('Slot')
       if (slot.user_id === null) return
       const grants = await repo.callingPermissions(trx, callingId)
+      assertMaySeat(actor, calling, grants, null)
       if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.ctx.clock.iso())) return
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).

@@ -12,7 +12,7 @@ const form = (username: string, password: string) => ({
 
 describe('configuration that changes behaviour', () => {
   const secure = useTestApp({ COOKIE_SECURE: 'true', ACCESS_TOKEN_TTL_SECONDS: '60', JWT_SECRET: 's'.repeat(40) })
-  const proxied = useTestApp({ TRUST_PROXY: 'true', CORS_ORIGINS: 'https://client.example' })
+  const proxied = useTestApp({ TRUST_PROXY: '1', CORS_ORIGINS: 'https://client.example' })
 
   it('COOKIE_SECURE=true marks the refresh cookie Secure; ACCESS_TOKEN_TTL_SECONDS sets expires_in', async () => {
     const user = await createUser(secure)
@@ -35,7 +35,7 @@ describe('configuration that changes behaviour', () => {
     assert.ok(stored[0]!.value.length >= 43)
   })
 
-  it('TRUST_PROXY=true takes the client address from X-Forwarded-For (throttling per real client)', async () => {
+  it('TRUST_PROXY=1 takes the client address from X-Forwarded-For (throttling per real client)', async () => {
     for (let i = 0; i < 100; i++) {
       const res = await proxied.app.inject({ ...form(`ghost${i}@example.org`, 'wrong-password'), headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.55' } })
       assert.equal(res.statusCode, 401)

@@ -25,6 +25,12 @@ describe('comments', () => {
     outsider = await signedIn(t, { permissions: ['proposals.submit'] })
   })
 
+  /** A proposal past the presidency's stage, so that the high councilor sees it (S9). */
+  const submitted = async () => {
+    const p = await submit(submitter.as, ward)
+    await t.database.db.updateTable('proposals').set({ stage: 'hc_approval' }).where('id', '=', p.id).execute()
+    return p
+  }
   const comments = (id: number) => `${URL}/${id}/comments`
   const comment = async (who: typeof hc, id: number, text: string): Promise<Comment> => {
     const res = await who.as('POST', comments(id), { comment_text: text })
@@ -34,7 +40,7 @@ describe('comments', () => {
 
   describe('POST /comments', () => {
     it('returns 201 with the comment, written as the caller', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const res = await hc.as('POST', comments(p.id), { proposal_id: p.id, commenter_id: hc.user.id, comment_text: '  Good choice  ' })
       assert.equal(res.statusCode, 201, res.body)
       const c = res.json()
@@ -47,32 +53,32 @@ describe('comments', () => {
     })
 
     it('lets anyone who sees the proposal comment: submitter, ward bishop, high councilor', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       for (const who of [submitter, bishop, hc]) await comment(who, p.id, 'hello')
     })
 
     it('returns 404 to a caller who cannot see the proposal', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       assert.equal((await outsider.as('POST', comments(p.id), { comment_text: 'x' })).statusCode, 404)
       assert.equal((await clerk.as('POST', comments(999999), { comment_text: 'x' })).statusCode, 404)
     })
 
     it('returns 422 when proposal_id differs from the path', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const res = await hc.as('POST', comments(p.id), { proposal_id: p.id + 1000, comment_text: 'x' })
       assert.equal(res.statusCode, 422)
       assert.deepEqual(res.json().detail[0].loc, ['body', 'proposal_id'])
     })
 
     it('returns 403 when commenter_id is someone else', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const res = await clerk.as('POST', comments(p.id), { commenter_id: hc.user.id, comment_text: 'x' })
       assert.equal(res.statusCode, 403)
       assert.equal(res.json().code, 'forbidden')
     })
 
     it('takes 1 to 5,000 characters (422 when empty, blank or longer)', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       for (const text of ['', '   ', 'x'.repeat(5001)]) {
         const res = await hc.as('POST', comments(p.id), { comment_text: text })
         assert.equal(res.statusCode, 422, JSON.stringify(text.slice(0, 5)))
@@ -85,7 +91,7 @@ describe('comments', () => {
 
   describe('GET /comments', () => {
     it('lists oldest first, and 404 to a caller who cannot see the proposal', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const first = await comment(hc, p.id, 'one')
       t.clock.advance(5)
       const second = await comment(bishop, p.id, 'two')
@@ -100,7 +106,7 @@ describe('comments', () => {
 
   describe('PUT /comments/{comment_id}', () => {
     it('lets the author edit (200) and sets edited_at', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const c = await comment(hc, p.id, 'draft')
       t.clock.advance(10)
       const res = await hc.as('PUT', `${comments(p.id)}/${c.id}`, { proposal_id: p.id, commenter_id: hc.user.id, comment_text: 'final' })
@@ -111,7 +117,7 @@ describe('comments', () => {
     })
 
     it('returns 403 to anyone but the author, a manager included', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const c = await comment(hc, p.id, 'mine')
       for (const who of [clerk, submitter]) {
         assert.equal((await who.as('PUT', `${comments(p.id)}/${c.id}`, { comment_text: 'theirs' })).statusCode, 403)
@@ -119,8 +125,8 @@ describe('comments', () => {
     })
 
     it('returns 404 for a comment of another proposal, 422 for a mismatched proposal_id', async () => {
-      const p = await submit(submitter.as, ward)
-      const q = await submit(submitter.as, ward)
+      const p = await submitted()
+      const q = await submitted()
       const c = await comment(hc, p.id, 'here')
       assert.equal((await hc.as('PUT', `${comments(q.id)}/${c.id}`, { comment_text: 'x' })).statusCode, 404)
       assert.equal((await hc.as('PUT', `${comments(p.id)}/${c.id}`, { proposal_id: q.id, comment_text: 'x' })).statusCode, 422)
@@ -130,7 +136,7 @@ describe('comments', () => {
 
   describe('DELETE /comments/{comment_id}', () => {
     it('lets the author delete (204)', async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const c = await comment(bishop, p.id, 'oops')
       const res = await bishop.as('DELETE', `${comments(p.id)}/${c.id}`)
       assert.equal(res.statusCode, 204)
@@ -139,7 +145,7 @@ describe('comments', () => {
     })
 
     it("lets a manager delete someone else's comment (204); others get 403", async () => {
-      const p = await submit(submitter.as, ward)
+      const p = await submitted()
       const c = await comment(bishop, p.id, 'rude')
       assert.equal((await hc.as('DELETE', `${comments(p.id)}/${c.id}`)).statusCode, 403)
       assert.equal((await submitter.as('DELETE', `${comments(p.id)}/${c.id}`)).statusCode, 403)

@@ -18,6 +18,8 @@ function toIso(value: string, field: string): string {
   return iso
 }
 
+const DAY_MS = 24 * 3600 * 1000
+
 /** The one interview of a proposal (contract §7). */
 export class InterviewService {
   constructor(private readonly ctx: AppContext) {}
@@ -57,9 +59,9 @@ export class InterviewService {
 
   /**
    * Records that the interview took place (default: now) and moves the
-   * proposal to `sustain`. A manager or the assigned interviewer may do it;
-   * the interviewer may even when the proposal is otherwise not visible to
-   * them (they were asked to hold the interview).
+   * proposal to `sustain`. A manager or the assigned interviewer may do it,
+   * the interviewer only while he can see the proposal (S10). The date lies
+   * between the submission and a day from now (S10: no interview in 1900).
    */
   async complete(actor: Actor, id: number, completionDate: string | undefined): Promise<Interview> {
     const viewer = await loadViewer(this.ctx, actor)
@@ -70,7 +72,10 @@ export class InterviewService {
       if (!proposal) throw proposalNotFound()
       const interview = await repo.findInterview(trx, id)
       const interviewerId = interview?.interviewer_id ?? null
-      if (!canSee(viewer, proposal) && interviewerId !== actor.id) throw proposalNotFound()
+      if (!canSee(viewer, proposal)) throw proposalNotFound()
+      if (heldAt < proposal.submitted_at || heldAt > new Date(Date.parse(now) + DAY_MS).toISOString()) {
+        throw invalid(['query', 'completion_date'], 'The interview date must lie between the submission and tomorrow', 'date_range')
+      }
       if (!canCompleteInterview(viewer, interviewerId)) {
         throw forbidden('Only a proposal manager or the assigned interviewer may complete the interview')
       }

@@ -17,7 +17,7 @@ describe('interviews', () => {
     ward = await createWard(t.database.db)
     bishop = await bishopOf(t, ward)
     clerk = await seated(t, 'stake_clerk')
-    interviewer = await signedIn(t) // no permissions at all: asked to hold one interview
+    interviewer = await seated(t, 'high_councilor') // sees the proposal from hc_approval on (S10: an interviewer must)
   })
 
   const atInterview = () => submit(bishop.as, ward, { is_release: true })
@@ -110,9 +110,9 @@ describe('interviews', () => {
     it('lets a manager complete it with a given completion_date', async () => {
       const p = await atInterview()
       await schedule(p.id, `interviewer_id=${interviewer.user.id}`)
-      const res = await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=2026-02-28T20:00:00Z`)
+      const res = await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=2026-03-01T20:00:00Z`)
       assert.equal(res.statusCode, 200)
-      assert.equal(res.json().interview_date, '2026-02-28T20:00:00.000Z')
+      assert.equal(res.json().interview_date, '2026-03-01T20:00:00.000Z')
     })
 
     it('returns 403 to a caller who sees the proposal but is neither manager nor interviewer', async () => {

@@ -27,7 +27,7 @@ const viewer = (permissions: Permission[] = [], roles: Partial<Roles> = {}, id =
   permissions: new Set(permissions),
   roles: { ...NO_ROLES, ...roles },
 })
-const proposal = (over: Partial<{ submitter: number; ward_id: number; stage: Stage }> = {}) => ({
+const proposal = (over: Partial<{ submitter: number; ward_id: number; stage: Stage; declined_from: Stage | null }> = {}) => ({
   submitter: 2,
   ward_id: 10,
   stage: 'sp_approval' as Stage,
@@ -87,9 +87,13 @@ describe('proposals policy: roles and visibility', () => {
     assert.deepEqual(rolesFromSeats([{ key: 'bishop', ward_id: 7 }, { key: 'bishop', ward_id: null }]).bishopWardIds, [7])
   })
 
-  it('lets proposals.view and proposals.manage see everything', () => {
-    assert.equal(canSee(viewer(['proposals.view']), proposal()), true)
+  it('lets proposals.manage see everything, proposals.view only from hc_approval on (S9)', () => {
     assert.equal(canSee(viewer(['proposals.manage']), proposal()), true)
+    assert.equal(canSee(viewer(['proposals.view']), proposal()), false)
+    assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'hc_approval' })), true)
+    assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'declined', declined_from: 'sp_approval' })), false)
+    assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'declined', declined_from: 'interview' })), true)
+    assert.equal(canSee(viewer(['proposals.view'], { presidency: true }), proposal()), true)
   })
 
   it('lets others see their own submissions and, as bishop, their ward', () => {
@@ -97,7 +101,9 @@ describe('proposals policy: roles and visibility', () => {
     assert.equal(canSee(viewer(['proposals.submit']), proposal()), false)
     assert.equal(canSee(viewer(['proposals.submit'], { bishopWardIds: [10] }), proposal()), true)
     assert.equal(canSee(viewer(['proposals.submit'], { bishopWardIds: [11] }), proposal()), false)
-    assert.equal(canSee(viewer([], { presidency: true }), proposal()), false)
+    // A presidency seat sees the presidency's stage, not the later ones without proposals.view.
+    assert.equal(canSee(viewer([], { presidency: true }), proposal()), true)
+    assert.equal(canSee(viewer([], { presidency: true }), proposal({ stage: 'interview' })), false)
   })
 
   it('lets only a manager submit as someone else', () => {

@@ -75,8 +75,19 @@ export interface Viewer {
 
 export const canManage = (viewer: Viewer): boolean => viewer.permissions.has('proposals.manage')
 
-/** proposals.view sees everything; so does a manager, who acts on everything. */
-export const seesAll = (viewer: Viewer): boolean => viewer.permissions.has('proposals.view') || canManage(viewer)
+/** proposals.view or proposals.manage: not bound to one ward when submitting. */
+export const stakeWide = (viewer: Viewer): boolean => viewer.permissions.has('proposals.view') || canManage(viewer)
+
+/** Who sees proposals at sp_approval besides their submitter and bishop (S9): the presidency and managers. */
+export const seesPresidencyStage = (viewer: Viewer): boolean => viewer.roles.presidency || canManage(viewer)
+
+/**
+ * A manager sees everything, as does a presidency member holding
+ * proposals.view; proposals.view alone (the high council) sees a proposal
+ * only from hc_approval on (S9).
+ */
+export const seesAll = (viewer: Viewer): boolean =>
+  canManage(viewer) || (viewer.permissions.has('proposals.view') && viewer.roles.presidency)
 
 // ---------------------------------------------------------------- proposals
 
@@ -84,11 +95,21 @@ export interface ProposalFacts {
   submitter: number
   ward_id: number
   stage: Stage
+  /** The stage a declined proposal was declined at (null otherwise). */
+  declined_from?: Stage | null
 }
 
-/** Contract §7 visibility: all with proposals.view; else own submissions and, as bishop, the own ward's. */
-export function canSee(viewer: Viewer, proposal: Pick<ProposalFacts, 'submitter' | 'ward_id'>): boolean {
-  return seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id)
+/** A proposal at sp_approval, or declined there, is the presidency's (S9). */
+export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from'>): boolean =>
+  (proposal.declined_from ?? proposal.stage) === 'sp_approval'
+
+/**
+ * Contract §7 and S9: the submitter and the ward's bishop always; a manager
+ * always; the presidency at sp_approval; proposals.view from hc_approval on.
+ */
+export function canSee(viewer: Viewer, proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from'>): boolean {
+  if (seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id)) return true
+  return atPresidencyStage(proposal) ? viewer.roles.presidency : viewer.permissions.has('proposals.view')
 }
 
 /** `submitter` must be the caller unless the caller manages proposals. */
@@ -100,7 +121,7 @@ export const canSubmitAs = (viewer: Viewer, submitter: number): boolean => submi
  * a bishop seat; nor is anyone who holds no bishop seat.
  */
 export function canSubmitForWard(viewer: Viewer, wardId: number): boolean {
-  if (seesAll(viewer) || viewer.roles.bishopWardIds.length === 0) return true
+  if (stakeWide(viewer) || viewer.roles.bishopWardIds.length === 0) return true
   return viewer.roles.bishopWardIds.includes(wardId)
 }
 
@@ -135,8 +156,11 @@ export function approvalsRequired(stage: Stage, config: { spApprovalsRequired: n
 export const shouldAutoAdvance = (counts: { approved: number; rejected: number }, required: number): boolean =>
   counts.rejected === 0 && counts.approved >= required
 
-/** Individual votes (who voted how) are for stake-wide viewers; others see the counts. */
-export const canSeeVotes = (viewer: Viewer): boolean => seesAll(viewer)
+/** Individual votes (who voted how) are for stake-wide viewers and the presidency; others see the counts. */
+export const canSeeVotes = (viewer: Viewer): boolean => stakeWide(viewer) || viewer.roles.presidency
+
+/** Votes cast at sp_approval are listed to the presidency and managers only (S9). */
+export const canSeePresidencyVotes = (viewer: Viewer): boolean => seesPresidencyStage(viewer)
 
 // ---------------------------------------------------------------- interviews and comments
 

@@ -60,11 +60,22 @@ const SHOWN = [
 
 type ProposalScope = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
 
-/** Rows a viewer without stake-wide access may see: own submissions and, as bishop, the ward's (contract §7). */
+/**
+ * Rows a viewer who does not see everything may see (contract §7, S9): own
+ * submissions, as bishop the ward's, with proposals.view those past the
+ * presidency's stage, in a presidency seat those at it. The same rule as
+ * `canSee` in proposals.policy.ts.
+ */
 function ownOrWard(viewer: Viewer) {
   return (eb: ProposalScope) => {
     const wards = viewer.roles.bishopWardIds
-    return eb.or([eb('p.submitter', '=', viewer.id), ...(wards.length ? [eb('p.ward_id', 'in', wards)] : [])])
+    const privacy = eb.fn.coalesce('p.declined_from', 'p.stage')
+    return eb.or([
+      eb('p.submitter', '=', viewer.id),
+      ...(wards.length ? [eb('p.ward_id', 'in', wards)] : []),
+      ...(viewer.permissions.has('proposals.view') ? [eb(privacy, '<>', 'sp_approval')] : []),
+      ...(viewer.roles.presidency ? [eb(privacy, '=', 'sp_approval')] : []),
+    ])
   }
 }
 
@@ -123,7 +134,7 @@ function proposalViews(db: Executor, viewer: Viewer) {
 }
 
 /** A proposal row with its interview's columns (left-joined: null when none). */
-type CardRow = Omit<ProposalRow, 'search_key'> & {
+type CardRow = Omit<ProposalRow, 'search_key' | 'declined_from'> & {
   interview_id: number | null
   interviewer_id: number | null
   scheduled_for: string | null
@@ -286,7 +297,7 @@ export async function deleteProposalUnlessDone(db: Executor, id: number): Promis
 export async function moveStage(db: Executor, id: number, from: Stage, to: Stage, now: string): Promise<boolean> {
   const result = await db
     .updateTable('proposals')
-    .set({ stage: to, stage_changed_at: now })
+    .set({ stage: to, stage_changed_at: now, declined_from: to === 'declined' ? from : null })
     .where('id', '=', id)
     .where('stage', '=', from)
     .executeTakeFirst()

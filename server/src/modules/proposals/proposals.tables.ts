@@ -13,6 +13,8 @@ export interface ProposalsTable {
   is_release: SqlBool
   stage: Stage
   stage_changed_at: string
+  /** The stage a declined proposal was declined at; null otherwise (S9, migration 20261124000200). */
+  declined_from: Generated<Stage | null>
   submitted_at: string
   updated_at: string
   /** Lower-cased text that `q` searches (migration 20261122000650_proposal_search); never in a response. */

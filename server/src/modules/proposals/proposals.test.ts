@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { dialect, useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, proposalBody, seated, submit, waitForLockWait } from './proposals.factories.ts'
+import { bishopOf, createWard, getProposal, move, proposalBody, seated, submit, waitForLockWait } from './proposals.factories.ts'
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const URL = '/api/calling-kanban/proposals'
@@ -124,9 +124,12 @@ describe('proposals: create, read, list, edit, delete', () => {
   })
 
   describe('visibility', () => {
-    it('shows a proposal to its submitter, proposals.view, a manager and the ward bishop', async () => {
+    it('shows a proposal to its submitter, a manager and the ward bishop; to proposals.view from hc_approval on (S9)', async () => {
       const p = await submit(submitter.as, wardA)
-      for (const who of [submitter, viewer, manager, bishopA]) assert.equal((await who.as('GET', `${URL}/${p.id}`)).statusCode, 200)
+      for (const who of [submitter, manager, bishopA]) assert.equal((await who.as('GET', `${URL}/${p.id}`)).statusCode, 200)
+      assert.equal((await viewer.as('GET', `${URL}/${p.id}`)).statusCode, 404)
+      await move(manager.as, p.id, 'advance', 'sp_approval')
+      assert.equal((await viewer.as('GET', `${URL}/${p.id}`)).statusCode, 200)
     })
 
     it('answers 404 to anyone else, including the bishop of another ward', async () => {
@@ -138,9 +141,10 @@ describe('proposals: create, read, list, edit, delete', () => {
       }
     })
 
-    it('a high councilor sees every proposal (proposals.view through the seat)', async () => {
+    it('a high councilor sees every proposal from hc_approval on (proposals.view through the seat)', async () => {
       const hc = await seated(t, 'high_councilor')
       const p = await submit(bishopB.as, wardB)
+      await move(manager.as, p.id, 'advance', 'sp_approval')
       assert.equal((await hc.as('GET', `${URL}/${p.id}`)).statusCode, 200)
     })
 
@@ -255,6 +259,7 @@ describe('proposals: create, read, list, edit, delete', () => {
 
     it('returns 403 to a caller who sees the proposal but did not submit it, 404 to one who does not', async () => {
       const p = await submit(submitter.as, wardA)
+      await move(manager.as, p.id, 'advance', 'sp_approval')
       assert.equal((await bishopA.as('PUT', `${URL}/${p.id}`, proposalBody(wardA))).statusCode, 403)
       assert.equal((await viewer.as('PUT', `${URL}/${p.id}`, proposalBody(wardA))).statusCode, 403)
       assert.equal((await nobody.as('PUT', `${URL}/${p.id}`, proposalBody(wardA))).statusCode, 404)

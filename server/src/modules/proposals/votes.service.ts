@@ -4,7 +4,7 @@ import { forbidden } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { staleStage, wrongStage } from './lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
-import { approvalsRequired, canSee, canSeeVotes, neighbourStage, shouldAutoAdvance, voteCheck } from './proposals.policy.ts'
+import { approvalsRequired, canSee, canSeePresidencyVotes, canSeeVotes, neighbourStage, shouldAutoAdvance, voteCheck } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
@@ -63,6 +63,8 @@ export class VotesService {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
     if (!canSeeVotes(viewer)) throw forbidden('Individual votes are visible to stake-wide viewers only')
-    return repo.listVotes(this.ctx.db, id)
+    const votes = await repo.listVotes(this.ctx.db, id)
+    // The presidency's deliberation stays theirs (S9).
+    return canSeePresidencyVotes(viewer) ? votes : votes.filter((v) => v.stage !== 'sp_approval')
   }
 }

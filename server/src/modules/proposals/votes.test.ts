@@ -71,9 +71,9 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     }
   })
 
-  it('returns 403 to a high councilor at sp_approval and to the presidency at hc_approval', async () => {
+  it('returns 404 to a high councilor at sp_approval (not his to see, S9) and 403 to the presidency at hc_approval', async () => {
     const p = await submit(bishop.as, ward)
-    assert.equal((await vote(hcs[0]!.as, p.id, true)).statusCode, 403)
+    assert.equal((await vote(hcs[0]!.as, p.id, true)).statusCode, 404)
     await move(clerk.as, p.id, 'advance', 'sp_approval')
     assert.equal((await vote(sp.president.as, p.id, true)).statusCode, 403)
   })
@@ -203,12 +203,12 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     assert.deepEqual((await clerk.as('GET', `${URL}/${p.id}/approvals`)).json(), [])
   })
 
-  it('lists votes of every stage to stake-wide viewers; 403 to a bishop who sees the proposal; 404 to others', async () => {
+  it('lists votes of every stage to the presidency, from hc_approval on to the high council (S9); 403 to a bishop; 404 to others', async () => {
     const p = await submit(bishop.as, ward)
     await vote(sp.president.as, p.id, true)
     await vote(sp.first.as, p.id, true)
     await vote(hcs[0]!.as, p.id, false)
-    const res = await hcs[3]!.as('GET', `${URL}/${p.id}/approvals`)
+    const res = await sp.second.as('GET', `${URL}/${p.id}/approvals`)
     assert.equal(res.statusCode, 200)
     const votes = res.json() as Approval[]
     assert.deepEqual(votes.map((v) => [v.stage, v.approver_id, v.approved]), [
@@ -216,6 +216,8 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
       ['sp_approval', sp.first.user.id, true],
       ['hc_approval', hcs[0]!.user.id, false],
     ])
+    const council = (await hcs[3]!.as('GET', `${URL}/${p.id}/approvals`)).json() as Approval[]
+    assert.deepEqual(council.map((v) => [v.stage, v.approver_id, v.approved]), [['hc_approval', hcs[0]!.user.id, false]])
     assert.equal((await bishop.as('GET', `${URL}/${p.id}/approvals`)).statusCode, 403)
     const outsider = await signedIn(t)
     assert.equal((await outsider.as('GET', `${URL}/${p.id}/approvals`)).statusCode, 404)

@@ -7,7 +7,7 @@ import { signedIn } from '../../test/factories.ts'
 describe('the last active user manager', () => {
   const t = useTestApp()
 
-  it('two managers deactivating each other at once: exactly one wins, one manager remains (409 last_admin)', async () => {
+  it('two managers deactivating each other at once: exactly one wins, one manager remains (409 last_manager)', async () => {
     const a = await signedIn(t, { permissions: ['users.manage'] })
     const b = await signedIn(t, { permissions: ['users.manage'] })
     const body = (u: typeof a.user) => ({ email: u.email, fname: u.fname, lname: u.lname, active: false })
@@ -20,7 +20,7 @@ describe('the last active user manager', () => {
     const loser = byA.statusCode === 200 ? byB : byA
     // The loser was either refused by the rule or already signed out by the winner.
     assert.ok(loser.statusCode === 409 || loser.statusCode === 401, `loser ${loser.statusCode}`)
-    if (loser.statusCode === 409) assert.equal(loser.json().code, 'last_admin')
+    if (loser.statusCode === 409) assert.equal(loser.json().code, 'last_manager')
     const active = await t.database.db.selectFrom('users').select('id').where('active', '=', true).execute()
     assert.equal(active.length, 1)
   })

@@ -9,9 +9,9 @@ const USER_MANAGERS_LOCK = 0x554d
 
 /**
  * The "last user manager" rule (contract §4), for every write that may take
- * users.manage away from someone: deactivating a user, releasing a
- * slot, changing a calling's grants. Call it inside the transaction, after the
- * write: 409 last_admin (and the caller's transaction rolls back) when no
+ * users.manage away from someone: deactivating a user, removing a direct
+ * grant, releasing a slot, changing a calling's grants (S2). Call it inside the transaction, after the
+ * write: 409 last_manager (and the caller's transaction rolls back) when no
  * active user holds users.manage any more. On PostgreSQL the checks are
  * serialized by a transaction-scoped advisory lock — two transactions that
  * each remove one of the last two holders would otherwise each still see the
@@ -32,6 +32,6 @@ export async function assertUserManagerRemains(
   }
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${USER_MANAGERS_LOCK}, 0)`.execute(trx)
   if ((await activeHolders(trx, 'users.manage')).length === 0) {
-    throw conflict('last_admin', 'This would leave no active user who can manage users')
+    throw conflict('last_manager', 'This would leave no active user who can manage users')
   }
 }

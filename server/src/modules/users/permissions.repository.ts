@@ -12,7 +12,7 @@ import type { Dialect } from '../../db/database.ts'
  * (UNION ALL: deduplicating in SQL costs a temporary b-tree per request);
  * `toPermissionSet` removes repeats.
  */
-function effectivePermissionNames(db: Kysely<DB>, userId: Expression<number>) {
+function effectivePermissionNames(db: Executor, userId: Expression<number>) {
   return db
     .selectFrom('user_permissions as up')
     .select('up.permission')
@@ -73,6 +73,12 @@ export function toPermissionSet(names: Iterable<string>): Set<Permission> {
 export function sortPermissions(permissions: Iterable<Permission>): Permission[] {
   const held = permissions instanceof Set ? (permissions as ReadonlySet<Permission>) : new Set(permissions)
   return PERMISSIONS.filter((p) => held.has(p))
+}
+
+/** The effective permissions of one user (S2: what administering them may touch). */
+export async function effectivePermissionsOf(db: Executor, userId: number): Promise<Set<Permission>> {
+  const rows = await effectivePermissionNames(db, sql<number>`${userId}`).execute()
+  return toPermissionSet(rows.map((r) => r.permission))
 }
 
 export async function directPermissions(db: Executor, userId: number): Promise<Permission[]> {

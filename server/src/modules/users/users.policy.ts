@@ -9,6 +9,14 @@ export const canEditUser = (actorId: number, permissions: ReadonlySet<Permission
   actorId === targetId || canManageUsers(permissions)
 
 /**
+ * Administering another user (password reset, email, active, direct grants)
+ * needs every permission the target holds (S2): a lesser administrator
+ * cannot take over a greater one's account.
+ */
+export const mayAdminister = (held: ReadonlySet<Permission>, target: ReadonlySet<Permission>): boolean =>
+  [...target].every((p) => held.has(p))
+
+/**
  * Nobody can grant a permission they do not hold (contract §4). Returns the
  * permissions in `next` that are new compared to `current` and not held.
  */

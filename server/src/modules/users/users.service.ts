@@ -4,10 +4,13 @@ import { isUniqueViolation } from '../../db/database.ts'
 import { AppError, conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import { PASSWORD_CHANGE_REQUIRED, type Actor } from '../../plugins/auth.ts'
 import { checkNewPassword, randomPassword } from '../auth/passwords.ts'
+import { SignInAttempts } from '../auth/attempts.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
-import { directPermissions, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
+import { activeHolders, directPermissions, effectivePermissionsOf, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
 import * as repo from './users.repository.ts'
-import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
+import { emailKey } from './users.repository.ts'
+import type { Executor } from '../../db/types.ts'
+import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 
@@ -47,6 +50,14 @@ export class UsersService {
     return row
   }
 
+  /** S2: another user's account is administered only by someone holding all their permissions. */
+  private async assertMayAdminister(db: Executor, actor: Actor, id: number): Promise<void> {
+    if (id === actor.id) return
+    if (!mayAdminister(actor.permissions, await effectivePermissionsOf(db, id))) {
+      throw forbidden('This user holds permissions you do not hold')
+    }
+  }
+
   async get(actor: Actor, id: number): Promise<User> {
     return repo.toUser(await this.visibleUser(actor, id))
   }
@@ -57,11 +68,18 @@ export class UsersService {
     const activeChange = body.active !== undefined && body.active !== Boolean(current.active)
     if (activeChange && !manager) throw forbidden('Only a user manager may activate or deactivate users')
     if (activeChange && body.active === false && id === actor.id) {
-      throw conflict('conflict', 'You cannot deactivate yourself')
+      const lastManager = (await activeHolders(this.ctx.db, 'users.manage')).every((holder) => holder === id)
+      throw lastManager
+        ? conflict('last_manager', 'This would leave no active user who can manage users')
+        : conflict('conflict', 'You cannot deactivate yourself')
     }
+    // S2: only users.manage changes an email (a self-service change could probe which addresses exist).
+    const emailChange = emailKey(body.email) !== current.email_key
+    if (emailChange && !manager) throw forbidden('Only a user manager may change an email address')
     const { db, dialect } = this.ctx
     try {
       return await withTransaction(db, async (trx) => {
+        if (emailChange || activeChange) await this.assertMayAdminister(trx, actor, id)
         const row = await repo.updateUser(
           trx,
           id,
@@ -93,12 +111,17 @@ export class UsersService {
     const { db, hasher } = this.ctx
     const target = await repo.findUserById(db, id)
     if (!target) throw notFound('User')
+    await this.assertMayAdminister(db, actor, id)
 
     if (self) {
       if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
+      // A guess at the old password counts toward the account's sign-in limit (S4).
+      const attempts = new SignInAttempts(this.ctx)
+      await attempts.admit({ account: target.email_key })
       if (!(await hasher.verify(target.password_hash, oldPassword))) {
         throw new AppError(400, 'wrong_password', 'The current password is not correct')
       }
+      await attempts.succeeded({ account: target.email_key })
     }
     checkNewPassword(newPassword)
     const unchanged = self ? oldPassword === newPassword : await hasher.verify(target.password_hash, newPassword)
@@ -122,11 +145,15 @@ export class UsersService {
     const { db, dialect } = this.ctx
     return withTransaction(db, async (trx) => {
       if (!(await repo.lockUser(trx, id, dialect))) throw notFound('User')
+      await this.assertMayAdminister(trx, actor, id)
       const current = await directPermissions(trx, id)
       const refused = ungrantable(actor.permissions, current, next)
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
       const wanted = sortPermissions(new Set(next))
       await replaceDirectPermissions(trx, id, wanted)
+      if (current.includes('users.manage') && !wanted.includes('users.manage')) {
+        await assertUserManagerRemains(trx, dialect, [id])
+      }
       return { permissions: wanted }
     })
   }

@@ -104,9 +104,11 @@ describe('users', () => {
     assert.equal((await admin.as('GET', '/api/users/99999999')).statusCode, 404)
   })
 
-  it('PUT /users/{id}: a user edits their own name and email but cannot change active', async () => {
+  it('PUT /users/{id}: a user edits their own name (not their email, S2) but cannot change active', async () => {
     const me = await signedIn(t)
-    const email = `${unique('renamed')}@example.org`
+    const email = me.user.email
+    const renamed = await me.as('PUT', `/api/users/${me.user.id}`, { email: `${unique('renamed')}@example.org`, fname: 'New', lname: 'Name' })
+    assert.equal(renamed.statusCode, 403)
     const ok = await me.as('PUT', `/api/users/${me.user.id}`, { email, fname: 'New', lname: 'Name' })
     assert.equal(ok.statusCode, 200)
     assert.equal(ok.json().email, email)

@@ -16,18 +16,18 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'List wards (by id)', response: { 200: Type.Array(Ward) } },
+      schema: { tags, summary: 'List wards (by id); bishop_id only for signed-in callers', response: { 200: Type.Array(Ward) } },
     },
-    async () => service.list(),
+    async (request) => service.list(request.actor === null),
   )
 
   app.get(
     '/:ward_id',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Get a ward', params: WardParams, response: { 200: Ward } },
+      schema: { tags, summary: 'Get a ward; bishop_id only for signed-in callers', params: WardParams, response: { 200: Ward } },
     },
-    async (request) => service.get(request.params.ward_id),
+    async (request) => service.get(request.params.ward_id, request.actor === null),
   )
 
   app.post(

@@ -13,6 +13,7 @@ import { withTransaction } from '../../db/transaction.ts'
 const duplicateName = () => conflict('duplicate_name', 'A ward with this name already exists')
 const inUse = () => conflict('in_use', 'This ward is still referred to (proposals or speaking assignments)')
 const BISHOP_FIELD = ['body', 'bishop_id']
+const withoutBishop = (ward: Ward): Ward => ({ ...ward, bishop_id: null })
 
 /**
  * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
@@ -27,17 +28,19 @@ export class WardsService {
     const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
     if (!bishop) throw new Error('The system Bishop calling is missing')
     await callings.lockCalling(trx, bishop.id, this.ctx.dialect, mode)
-    return { id: bishop.id, grants: await callings.callingPermissions(trx, bishop.id) }
+    return { id: bishop.id, key: bishop.key, grants: await callings.callingPermissions(trx, bishop.id) }
   }
 
-  list(): Promise<Ward[]> {
-    return repo.listWards(this.ctx.db)
+  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (contract §5). */
+  async list(anonymous: boolean): Promise<Ward[]> {
+    const wards = await repo.listWards(this.ctx.db)
+    return anonymous ? wards.map(withoutBishop) : wards
   }
 
-  async get(id: number): Promise<Ward> {
+  async get(id: number, anonymous: boolean): Promise<Ward> {
     const ward = await repo.findWard(this.ctx.db, id)
     if (!ward) throw notFound('Ward')
-    return ward
+    return anonymous ? withoutBishop(ward) : ward
   }
 
   /** Creates the ward and its Bishop slot (and seats `bishop_id`) in one transaction. */
@@ -45,7 +48,7 @@ export class WardsService {
     try {
       return await withTransaction(this.ctx.db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
-        if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
+        if (body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
         const now = this.ctx.clock.iso()
         const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, speaking_sunday: body.speaking_sunday, now })
         await slotRepo.insertWardSlot(trx, bishop.id, id)
@@ -62,8 +65,7 @@ export class WardsService {
   /**
    * PUT /wards/{id}. `bishop_id`: omitted leaves the Bishop slot alone; null
    * releases it; another user replaces the holder (release + fill, both in
-   * the history). Seating needs the Bishop calling's grants (contract §4);
-   * releasing does not, as with DELETE /callings/{id}/{slot_id}.
+   * the history). Seating and releasing both need the Bishop seat's powers (S3).
    */
   async update(actor: Actor, id: number, body: WardBody): Promise<Ward> {
     const { db, dialect } = this.ctx
@@ -74,7 +76,8 @@ export class WardsService {
         const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         const change = body.bishop_id !== undefined && body.bishop_id !== holder
-        if (change && body.bishop_id !== null) assertMaySeat(actor, bishop.grants)
+        if (change && holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
+        if (change && body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
 
         const now = this.ctx.clock.iso()
         await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, speaking_sunday: body.speaking_sunday, now })
@@ -104,6 +107,8 @@ export class WardsService {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
+        // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
+        if (holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
         await repo.deleteWard(trx, id)
         if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.ctx.clock.iso())
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))

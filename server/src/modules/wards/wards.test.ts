@@ -102,7 +102,7 @@ describe('wards (contract §6)', () => {
       const bishop = await signedIn(t)
       const ward = await makeWard({ bishop_id: bishop.user.id })
       assert.equal(ward.bishop_id, bishop.user.id)
-      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.user.id)
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.user.id)
       const me = (await bishop.as('GET', '/api/auth/me')).json()
       assert.deepEqual(me.callings, [{ calling_id: bishopCalling, name: 'Bishop', key: 'bishop', slot_id: ward.id, ward_id: ward.id }])
       assert.deepEqual(me.permissions, ['proposals.submit'])
@@ -125,10 +125,12 @@ describe('wards (contract §6)', () => {
       expectError(await admin('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 409, 'conflict')
     })
 
-    it('seating a bishop needs the Bishop calling\'s grant (proposals.submit): 403 for a wards.manage-only user', async () => {
+    it('seating a bishop needs the Bishop calling\'s grant (proposals.submit) and proposals.view (S3): 403 otherwise', async () => {
       const bishop = await createUser(t)
       expectError(await wardManager('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 403, 'forbidden')
-      const { as } = await signedIn(t, { permissions: ['wards.manage', 'proposals.submit'] })
+      const submitOnly = (await signedIn(t, { permissions: ['wards.manage', 'proposals.submit'] })).as
+      expectError(await submitOnly('POST', '/api/wards/', { name: unique(), start_time: 600, bishop_id: bishop.id }), 403, 'forbidden')
+      const { as } = await signedIn(t, { permissions: ['wards.manage', 'proposals.submit', 'proposals.view'] })
       assert.equal((await makeWard({ bishop_id: bishop.id }, as)).bishop_id, bishop.id)
     })
   })
@@ -154,7 +156,7 @@ describe('wards (contract §6)', () => {
       assert.equal((await put(second.id)).json().bishop_id, second.id)
       t.clock.advance(10)
       assert.equal((await put(null)).json().bishop_id, null)
-      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, null)
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, null)
       const history: CallingHistoryEntry[] = (await reader('GET', `/api/callings/${bishopCalling}/history`)).json()
       const rows = history.filter((h) => h.slot_id === ward.id)
       assert.deepEqual(rows.map((h) => h.user_id), [first.id, second.id])
@@ -166,18 +168,20 @@ describe('wards (contract §6)', () => {
       const ward = await makeWard()
       const user = await createUser(t)
       assert.equal((await admin('PUT', `/api/callings/${bishopCalling}/${ward.id}`, { user_id: user.id })).statusCode, 200)
-      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, user.id)
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, user.id)
       assert.equal((await admin('DELETE', `/api/callings/${bishopCalling}/${ward.id}`)).statusCode, 204)
-      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, null)
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, null)
     })
 
-    it('a wards.manage-only user cannot seat a bishop (403) but may release one', async () => {
+    it('a wards.manage-only user can neither seat nor release a bishop (403, S3)', async () => {
       const bishop = await createUser(t)
       const ward = await makeWard({ bishop_id: bishop.id })
       const other = await createUser(t)
       expectError(await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: other.id }), 403, 'forbidden')
-      assert.equal((await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.id)
-      const released = await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null })
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.id)
+      expectError(await wardManager('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null }), 403, 'forbidden')
+      assert.equal((await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id, bishop.id)
+      const released = await admin('PUT', `/api/wards/${ward.id}`, { name: ward.name, start_time: 600, bishop_id: null })
       assert.equal(released.json().bishop_id, null)
     })
 
@@ -189,7 +193,7 @@ describe('wards (contract §6)', () => {
       expectError(await admin('PUT', '/api/wards/99999999', { name: unique(), start_time: 600 }), 404, 'not_found')
       expectError(await reader('PUT', `/api/wards/${one.id}`, { name: one.name, start_time: 600 }), 403)
       // A refused update changes nothing.
-      assert.deepEqual((await anonymous('GET', `/api/wards/${one.id}`)).json(), one)
+      assert.deepEqual((await reader('GET', `/api/wards/${one.id}`)).json(), one)
     })
   })
 
@@ -210,7 +214,9 @@ describe('wards (contract §6)', () => {
     it('with a seated bishop: 204, the bishop loses the calling and the holding is closed in the history', async () => {
       const bishop = await signedIn(t)
       const ward = await makeWard({ bishop_id: bishop.user.id })
-      assert.equal((await wardManager('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
+      // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
+      expectError(await wardManager('DELETE', `/api/wards/${ward.id}`), 403, 'forbidden')
+      assert.equal((await admin('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
       const me = (await bishop.as('GET', '/api/auth/me')).json()
       assert.deepEqual(me.callings, [])
       assert.deepEqual(me.permissions, [])
@@ -228,7 +234,7 @@ describe('wards (contract §6)', () => {
       await sql`INSERT INTO ward_refs_test (id, ward_id) VALUES (1, ${ward.id})`.execute(t.database.db)
       expectError(await admin('DELETE', `/api/wards/${ward.id}`), 409, 'in_use')
       // Nothing changed: the ward and its bishop are still there.
-      assert.deepEqual((await anonymous('GET', `/api/wards/${ward.id}`)).json(), ward)
+      assert.deepEqual((await reader('GET', `/api/wards/${ward.id}`)).json(), ward)
       await sql`DELETE FROM ward_refs_test`.execute(t.database.db)
       assert.equal((await admin('DELETE', `/api/wards/${ward.id}`)).statusCode, 204)
     })
@@ -270,7 +276,7 @@ describe('wards (contract §6)', () => {
       admin('PUT', `/api/callings/${bishopCalling}/${ward.id}`, { user_id: two.id }),
     ])
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409])
-    const holder = (await anonymous('GET', `/api/wards/${ward.id}`)).json().bishop_id
+    const holder = (await reader('GET', `/api/wards/${ward.id}`)).json().bishop_id
     assert.ok(holder === one.id || holder === two.id)
     const history: CallingHistoryEntry[] = (await reader('GET', `/api/callings/${bishopCalling}/history`)).json()
     assert.deepEqual(history.filter((h) => h.slot_id === ward.id).map((h) => h.user_id), [holder])

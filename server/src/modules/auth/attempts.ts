@@ -1,0 +1,70 @@
+import type { AppContext } from '../../context.ts'
+import { addSeconds } from '../../clock.ts'
+import { AppError } from '../../errors.ts'
+import * as throttle from './throttle.repository.ts'
+
+/** Contract §3 throttling numbers. */
+export const THROTTLE = {
+  windowSeconds: 15 * 60,
+  accountFailures: 5,
+  ipFailures: 100,
+  /** First account lock; doubles with every further attempt, up to the window. */
+  accountLockSeconds: 30,
+}
+
+export interface AttemptKeys {
+  /** The account's email key. */
+  account: string
+  /** The client address; omitted where only the account is throttled (a wrong old_password). */
+  ip?: string
+}
+
+/**
+ * Password checks throttled per account and per address (contract §3, S4):
+ * every attempt is counted before the password is checked (`admit`), and a
+ * correct password clears the account's count (`succeeded`).
+ */
+export class SignInAttempts {
+  constructor(private readonly ctx: AppContext) {}
+
+  private keys(keys: AttemptKeys) {
+    return [
+      { scope: 'account' as const, key: keys.account },
+      ...(keys.ip === undefined ? [] : [{ scope: 'ip' as const, key: keys.ip }]),
+    ]
+  }
+
+  /** Counts the attempt; 429 too_many_attempts (with Retry-After) when it may not go on to the password check. */
+  async admit(keys: AttemptKeys): Promise<void> {
+    const now = this.ctx.clock.now()
+    const locks = []
+    for (let extra = 0; THROTTLE.accountLockSeconds * 2 ** extra < THROTTLE.windowSeconds; extra++) {
+      locks.push(addSeconds(now, THROTTLE.accountLockSeconds * 2 ** extra).toISOString())
+    }
+    locks.push(addSeconds(now, THROTTLE.windowSeconds).toISOString())
+    const verdicts = await throttle.countAttempt(this.ctx.db, this.keys(keys), {
+      now: now.toISOString(),
+      windowCutoff: addSeconds(now, -THROTTLE.windowSeconds).toISOString(),
+      accountLimit: THROTTLE.accountFailures,
+      ipLimit: THROTTLE.ipFailures,
+      accountLocks: locks,
+    })
+    const until = verdicts
+      .filter((v) => !v.allowed)
+      .map((v) => (v.scope === 'account' ? v.locked_until! : addSeconds(new Date(v.window_start), THROTTLE.windowSeconds).toISOString()))
+      .sort()
+      .at(-1)
+    if (until) throw tooManyAttempts(Math.ceil((Date.parse(until) - now.getTime()) / 1000))
+  }
+
+  /** The password was right: the account's count starts again, and the address's attempt was no failure. */
+  async succeeded(keys: AttemptKeys): Promise<void> {
+    await throttle.clearThrottle(this.ctx.db, 'account', keys.account)
+    if (keys.ip !== undefined) await throttle.uncount(this.ctx.db, 'ip', keys.ip)
+  }
+}
+
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new AppError(429, 'too_many_attempts', 'Too many attempts. Try again later.', {
+    'Retry-After': String(Math.max(1, retryAfterSeconds)),
+  })
