@@ -114,6 +114,15 @@ describe('GET /actions', () => {
     assert.deepEqual(await itemsOn(clerk, p.id), [`step:${p.id}`], 'now at sustain')
   })
 
+  it('drops an interview item once the proposal has moved past the interview stage uncompleted', async () => {
+    const interviewer = await seated(t, 'high_councilor')
+    const p = await submit(bishop.as, ward, { is_release: true })
+    assert.equal((await schedule(p.id, interviewer.user.id)).statusCode, 200)
+    assert.deepEqual(await itemsOn(interviewer, p.id), [`interview:${p.id}`])
+    await move(clerk.as, p.id, 'advance', 'interview')
+    assert.deepEqual(await itemsOn(interviewer, p.id), [])
+  })
+
   it('leaves out an interview assigned to someone who cannot see the proposal', async () => {
     const outsider = await signedIn(t) // no permission, no seat
     const p = await submit(bishop.as, ward, { is_release: true })
