@@ -13,10 +13,11 @@ export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; rea
 
 /** HS256 access tokens (contract §3): sub, sid, iat, exp, iss, aud, typ. */
 export class AccessTokens {
-  private readonly key: Uint8Array
+  // A KeyObject made once: given raw bytes, jose imports the key again on every sign and verify.
+  private readonly key: crypto.KeyObject
 
   constructor(secret: string, readonly ttlSeconds: number) {
-    this.key = new TextEncoder().encode(secret)
+    this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'))
   }
 
   async sign(claims: AccessClaims, now: Date): Promise<string> {

@@ -1,0 +1,95 @@
+// The service as a separate process, started the way an operator starts it
+// (`node --import tsx server/src/main.ts`), with production argon2 settings
+// and LOG_LEVEL=warn (at info it writes a line per request to the pipe,
+// which would measure the pipe).
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ADMIN_EMAIL } from './stake-data.ts'
+import { DATA_DIR } from './stake-store.ts'
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts')
+
+export interface Server {
+  baseUrl: string
+  pid: number
+  /** Milliseconds from spawn until /ready answered 200. */
+  startMs: number
+  stop(): Promise<void>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/** One GET on a fresh connection; the status, or 0 when nothing answers yet. */
+function probeReady(url: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', () => resolve(0))
+  })
+}
+
+export async function startServer(databaseUrl: string): Promise<Server> {
+  const port = await freePort()
+  const baseUrl = `http://127.0.0.1:${port}`
+  fs.mkdirSync(DATA_DIR, { recursive: true })
+  const started = performance.now()
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    // Run from the cache directory so that no developer's .env is read.
+    cwd: DATA_DIR,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      ADMIN_EMAIL,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: '',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let output = ''
+  child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)))
+  let exited = false
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
+  for (;;) {
+    if (exited) throw new Error(`the server exited before it was ready:\n${output}`)
+    if ((await probeReady(`${baseUrl}/ready`)) === 200) break
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  const startMs = performance.now() - started
+  return {
+    baseUrl,
+    pid: child.pid!,
+    startMs,
+    async stop() {
+      if (!exited) child.kill('SIGTERM')
+      await exit
+    },
+  }
+}
+
+/** The process's peak and current resident set (Linux /proc), in MB; null elsewhere. */
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const kb = (field: string) => Number(status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'))?.[1] ?? NaN)
+    return { peakMb: kb('VmHWM') / 1024, rssMb: kb('VmRSS') / 1024 }
+  } catch {
+    return null
+  }
+}
