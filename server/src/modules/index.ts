@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
+import actionsRoutes from './actions/actions.routes.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
 import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
@@ -24,6 +25,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/speaking', routes: speakingRoutes },
   { prefix: '/calling-kanban', routes: proposalsRoutes },
   { prefix: '/client-errors', routes: clientErrorsRoutes },
+  { prefix: '/actions', routes: actionsRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -36,6 +38,7 @@ export const API_SEGMENTS = new Set([
   'calling-kanban',
   'client-errors',
   'wards',
+  'actions',
   'health',
   'ready',
   'docs',

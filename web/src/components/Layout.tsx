@@ -4,6 +4,8 @@ import * as Menu from '@radix-ui/react-dropdown-menu';
 import { useAuth, useMe } from '../auth/AuthProvider';
 import { can, fullName } from '../auth/roles';
 import { ROUTES } from '../routes';
+import { useActions } from '../api/actions';
+import { setTitleCount } from './docTitle';
 
 export function Layout({ children }: { children: ReactNode }) {
   const me = useMe();
@@ -20,6 +22,12 @@ export function Layout({ children }: { children: ReactNode }) {
       window.scrollTo(0, 0);
     }
   }, [pathname]);
+
+  const needsMe = useActions().data?.count ?? 0;
+  useEffect(() => {
+    setTitleCount(needsMe);
+    return () => setTitleCount(0);
+  }, [needsMe]);
 
   const links: { to: string; label: string; show: boolean }[] = [
     { to: ROUTES.board, label: 'Board', show: true },
@@ -46,6 +54,11 @@ export function Layout({ children }: { children: ReactNode }) {
                 {l.label}
               </NavLink>
             ))}
+          {needsMe > 0 && (
+            <NavLink to={ROUTES.board} className="needs-me" aria-label={`Needs me: ${needsMe}`} data-testid="needs-me">
+              Needs me <span className="needs-me-count">{needsMe}</span>
+            </NavLink>
+          )}
         </nav>
         <Menu.Root>
           <Menu.Trigger className="user-button" aria-label={`Account menu for ${fullName(me)}`}>

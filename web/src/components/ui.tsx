@@ -2,6 +2,7 @@ import { useEffect, useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement, isValidElement } from 'react';
 import { ApiError } from '../api/client';
 import { useOnline } from '../resilience/connection';
+import { setPageTitle } from './docTitle';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   // Offline, nothing arrives until the connection is back: say so instead of spinning silently.
@@ -31,7 +32,7 @@ export function ErrorMessage({ error }: { error: unknown }) {
 export function PageHeader({ title, actions, docTitle }: { title: ReactNode; actions?: ReactNode; docTitle?: string }) {
   const text = docTitle ?? (typeof title === 'string' ? title : undefined);
   useEffect(() => {
-    if (text) document.title = `${text} · Stake Administration`;
+    if (text) setPageTitle(text);
   }, [text]);
   return (
     <div className="page-header">

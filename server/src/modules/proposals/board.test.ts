@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { OPEN_STAGES, type Board } from '@stake/contract'
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely'
-import { buildApp } from '../../app.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
+import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
 import { bishopOf, createWard, move, seated, seedProposals, submit } from './proposals.factories.ts'
 
 const BOARD = '/api/calling-kanban/board'
-
-/** Counts the statements a Kysely instance executes (every result passes through here). */
-class QueryCounter implements KyselyPlugin {
-  count = 0
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return args.node
-  }
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    this.count++
-    return args.result
-  }
-}
 
 describe('board', () => {
   const t = useTestApp()
@@ -87,17 +74,10 @@ describe('board', () => {
 
   describe('query count', () => {
     let counted: FastifyTypebox
-    const counter = new QueryCounter()
+    let counter: QueryCounter
 
     before(async () => {
-      // The same database, seen through a Kysely instance that counts.
-      counted = await buildApp({
-        config: t.config,
-        db: t.database.db.withPlugin(counter),
-        dialect: t.database.dialect,
-        clock: t.clock,
-      })
-      await counted.ready()
+      ;({ app: counted, counter } = await countingApp(t))
     })
     after(async () => {
       await counted.close()

@@ -93,6 +93,15 @@ function matching(filter: ProposalFilter) {
 }
 
 /**
+ * The visibility rule (contract §7, S9) as a condition on `proposals as p`,
+ * for other modules that read proposals (the action queue): they follow any
+ * change to the rule without code of their own.
+ */
+export function visibleTo(viewer: Viewer) {
+  return (eb: ProposalScope) => (seesAll(viewer) ? eb.and([]) : ownOrWard(viewer)(eb))
+}
+
+/**
  * Proposals in their API shape, in one query however many rows: the vote
  * counts and the caller's own vote at the current stage come from correlated
  * subqueries on the (proposal_id, stage, approver_id) unique index, the

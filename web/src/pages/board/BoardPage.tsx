@@ -15,6 +15,7 @@ import {
   type KeyboardCoordinateGetter,
 } from '@dnd-kit/core';
 import { api, ApiError } from '../../api/client';
+import { actionKeys } from '../../api/actions';
 import { qk, useWards, wardName } from '../../api/queries';
 import {
   OPEN_STAGES,
@@ -139,6 +140,7 @@ export default function BoardPage() {
     onSettled: (_d, _e, { id }) => {
       setVotingId(null);
       void qc.invalidateQueries({ queryKey: qk.board });
+      void qc.invalidateQueries({ queryKey: actionKeys.all });
       void qc.invalidateQueries({ queryKey: qk.proposal(id) });
     },
   });
@@ -180,6 +182,7 @@ export default function BoardPage() {
     },
     onSettled: (_d, _e, { p }) => {
       void qc.invalidateQueries({ queryKey: qk.board });
+      void qc.invalidateQueries({ queryKey: actionKeys.all });
       void qc.invalidateQueries({ queryKey: qk.proposal(p.id) });
     },
   });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
+import { actionKeys } from '../../api/actions';
 import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries';
 import {
   STAGE_LABELS,
@@ -71,6 +72,7 @@ export default function ProposalPage() {
     void qc.invalidateQueries({ queryKey: qk.proposal(id) });
     void qc.invalidateQueries({ queryKey: ['proposal-sub', id] });
     void qc.invalidateQueries({ queryKey: qk.board });
+    void qc.invalidateQueries({ queryKey: actionKeys.all });
   };
 
   const move = useMutation({
@@ -105,6 +107,7 @@ export default function ProposalPage() {
     onSuccess: () => {
       qc.removeQueries({ queryKey: qk.proposal(id) });
       void qc.invalidateQueries({ queryKey: qk.board });
+      void qc.invalidateQueries({ queryKey: actionKeys.all });
       notify('Proposal deleted.', 'success');
       navigate(ROUTES.board, { replace: true });
     },
@@ -208,6 +211,7 @@ export default function ProposalPage() {
                   const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input });
                   qc.setQueryData(qk.proposal(id), updated);
                   void qc.invalidateQueries({ queryKey: qk.board });
+                  void qc.invalidateQueries({ queryKey: actionKeys.all });
                   setEditing(false);
                   notify('Proposal saved.', 'success');
                 }}

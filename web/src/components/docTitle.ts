@@ -1,0 +1,22 @@
+/**
+ * The document title: the page's name (set by PageHeader) with the number
+ * of things awaiting the user in front, "(3) Board · Stake Administration",
+ * as mail and chat tabs do. Two writers, one title, so both go through here.
+ */
+let page: string | null = null
+let count = 0
+
+function render() {
+  if (page === null) return
+  document.title = `${count > 0 ? `(${count}) ` : ''}${page} · Stake Administration`
+}
+
+export function setPageTitle(text: string) {
+  page = text
+  render()
+}
+
+export function setTitleCount(n: number) {
+  count = n
+  render()
+}
