@@ -77,10 +77,13 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   }
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp & { close(): Promise<void> }> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestApp & { close(): Promise<void> }> {
   const { database, drop } = await freshDatabase()
   const clock = new TestClock()
-  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2 }
+  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...overrides }
   const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock })
   await app.ready()
   return {
