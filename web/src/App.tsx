@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/AuthProvider';
 import { can } from './auth/roles';
@@ -9,7 +9,8 @@ import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { ROUTES } from './routes';
 
-// Everything past sign-in is loaded on demand, so the sign-in route stays small.
+// Everything past sign-in is loaded on demand, each page when it is first
+// opened (no prefetch of pages the user may never visit on a slow phone link).
 const pages = {
   board: () => import('./pages/board/BoardPage'),
   proposal: () => import('./pages/proposals/ProposalPage'),
@@ -32,18 +33,6 @@ const UsersPage = lazy(pages.users);
 const WardsPage = lazy(pages.wards);
 const ProfilePage = lazy(pages.profile);
 const PublicPage = lazy(pages.public);
-
-/** Once signed in, fetch the other screens' code while the browser is idle. */
-function usePrefetchPages(enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return;
-    const t = window.setTimeout(() => {
-      for (const load of Object.values(pages)) void load().catch(() => undefined);
-    }, 1500);
-    return () => window.clearTimeout(t);
-  }, [enabled]);
-}
-
 
 function FullPageLoading() {
   return (
@@ -89,7 +78,6 @@ function Page({ children }: { children: ReactNode }) {
 
 export function App() {
   const { status } = useAuth();
-  usePrefetchPages(status === 'authenticated');
   return (
     <Routes>
       <Route path="/" element={<Home />} />
