@@ -22,6 +22,7 @@ import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
 import webPlugin from './plugins/web.ts'
+import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 
 export interface AppDeps {
   config: Config
@@ -74,7 +75,10 @@ function documentErrors(route: RouteOptions): void {
     ;(schema as Record<string, unknown>).security ??= config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
   }
   if (schema.params) response[404] ??= ErrorBody
+  // Any route may meet contention it could not retry away: 503 busy (db/transaction.ts).
+  response[503] ??= ErrorBody
   response[500] ??= ErrorBody
+  response[503] ??= ErrorBody
 }
 
 function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
@@ -98,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // Fastify's own two lines per request are replaced by one (onResponse below).
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    ...connectionLimits(config),
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
@@ -132,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
 
   await app.register(errorsPlugin)
+  await app.register(lifecyclePlugin)
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, auth: 'public' }

@@ -10,6 +10,7 @@ import { findUserByEmail, insertUser, updateUser } from './modules/users/users.r
 import { ValidationFailure } from './errors.ts'
 import { systemClock } from './clock.ts'
 import { CLI_COMMANDS } from './cli.commands.ts'
+import { withTransaction } from './db/transaction.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -39,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE)
     return command ? 0 : 1
   }
-  const database = createDatabase(config.databaseUrl)
+  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts })
   try {
     await migrate(database.db)
     const hasher = new PasswordHasher(config.argon2)
@@ -57,8 +58,9 @@ async function main(argv: string[]): Promise<number> {
         if (unknown.length) throw new UsageError(`unknown permission(s): ${unknown.join(', ')}`)
         if (password) checkNewPassword(password, 'password')
         const chosen = password ?? randomPassword()
-        const user = await database.db.transaction().execute(async (trx) => {
-          const row = await insertUser(trx, { email, fname, lname, password_hash: await hasher.hash(chosen), force_password_reset: true, now })
+        const password_hash = await hasher.hash(chosen) // outside: the transaction may run again
+        const user = await withTransaction(database.db, async (trx) => {
+          const row = await insertUser(trx, { email, fname, lname, password_hash, force_password_reset: true, now })
           await replaceDirectPermissions(trx, row.id, permissions as Permission[])
           return row
         })
@@ -73,8 +75,9 @@ async function main(argv: string[]): Promise<number> {
         if (!user) throw new UsageError(`no user with email ${email}`)
         if (password) checkNewPassword(password, 'password')
         const chosen = password ?? randomPassword()
-        await database.db.transaction().execute(async (trx) => {
-          await updateUser(trx, user.id, { password_hash: await hasher.hash(chosen), force_password_reset: true, active: true }, now)
+        const password_hash = await hasher.hash(chosen)
+        await withTransaction(database.db, async (trx) => {
+          await updateUser(trx, user.id, { password_hash, force_password_reset: true, active: true }, now)
           await deleteUserSessions(trx, user.id)
         })
         console.log(`Password reset for <${user.email}>${password ? '' : `; one-time password: ${chosen}`} (must be changed at sign-in)`)

@@ -69,4 +69,29 @@ describe('configuration from the environment', () => {
       assert.throws(() => parseConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('\n'), name)
     }
   })
+
+  it('reads the timeouts (README "Operations"), with bounded defaults', () => {
+    assert.deepEqual(parseConfig({}).timeouts, {
+      connectTimeoutMs: 3000,
+      statementTimeoutMs: 5000,
+      sqliteBusyTimeoutMs: 2000,
+      requestTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5000,
+      shutdownDrainMs: 2000,
+      shutdownTimeoutMs: 10_000,
+    })
+    const c = parseConfig({
+      DB_CONNECT_TIMEOUT_MS: '1000',
+      DB_STATEMENT_TIMEOUT_MS: '2000',
+      SQLITE_BUSY_TIMEOUT_MS: '0',
+      REQUEST_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '70000',
+      SHUTDOWN_DRAIN_MS: '0',
+      SHUTDOWN_TIMEOUT_MS: '3000',
+    })
+    assert.deepEqual(Object.values(c.timeouts), [1000, 2000, 0, 4000, 70_000, 0, 3000])
+    for (const env of [{ DB_STATEMENT_TIMEOUT_MS: '0' }, { REQUEST_TIMEOUT_MS: 'soon' }, { SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' }]) {
+      assert.throws(() => parseConfig(env), ConfigError, JSON.stringify(env))
+    }
+  })
 })

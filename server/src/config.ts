@@ -22,6 +22,23 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
   /** Where the built web client lives; null serves no client. */
   webDist: string | null
+  /** Every wait has a bound (README "Operations"). */
+  timeouts: {
+    /** PostgreSQL: waiting for a pooled or new connection. */
+    connectTimeoutMs: number
+    /** PostgreSQL `statement_timeout` (the client gives up 1 s later). */
+    statementTimeoutMs: number
+    /** SQLite: waiting for another process's write lock. */
+    sqliteBusyTimeoutMs: number
+    /** HTTP: the whole request (headers and body) must arrive within this. */
+    requestTimeoutMs: number
+    /** HTTP: an idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number
+    /** Shutdown: the listener keeps accepting for this long after SIGTERM. */
+    shutdownDrainMs: number
+    /** Shutdown: the process ends after this, finished or not. */
+    shutdownTimeoutMs: number
+  }
 }
 
 export class ConfigError extends Error {}
@@ -90,5 +107,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,
+    timeouts: parseTimeouts(env),
   }
+}
+
+function parseTimeouts(env: Record<string, string | undefined>): Config['timeouts'] {
+  const timeouts = {
+    connectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
+    statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 5000, 100, 600_000),
+    sqliteBusyTimeoutMs: int(env, 'SQLITE_BUSY_TIMEOUT_MS', 2000, 0, 600_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5000, 100, 600_000),
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 2000, 0, 600_000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  }
+  if (timeouts.shutdownTimeoutMs <= timeouts.shutdownDrainMs) {
+    throw new ConfigError('SHUTDOWN_TIMEOUT_MS must be longer than SHUTDOWN_DRAIN_MS')
+  }
+  return timeouts
 }

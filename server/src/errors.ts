@@ -34,3 +34,10 @@ export const conflict = (code: ErrorCode, message: string) => new AppError(409, 
 export const unauthorized = (message = 'Not authenticated') =>
   new AppError(401, null, message, { 'WWW-Authenticate': 'Bearer' })
 export const invalid = (loc: string[], msg: string, type = 'value_error') => new ValidationFailure([{ loc, msg, type }])
+
+/** Seconds a client should wait before retrying a 503 (a database coming back, an instance being replaced). */
+export const RETRY_AFTER_SECONDS = 5
+
+/** 503: the service cannot do this now but will again (contract §2: `unavailable`). */
+export const unavailable = (message: string) =>
+  new AppError(503, 'unavailable', message, { 'Retry-After': String(RETRY_AFTER_SECONDS) })

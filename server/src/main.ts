@@ -8,6 +8,7 @@ import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { housekeeping } from './modules/ops/housekeeping.ts'
 import { startupBanner, startupTasks } from './startup.ts'
+import { installShutdown } from './shutdown.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -28,7 +29,9 @@ function loadConfig(): Config {
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  const database = createDatabase(config.databaseUrl)
+  // Connection failures outside any request go to the app's log once it exists.
+  let log: (error: Error, where: string) => void = (error, where) => console.error(`database ${where} error: ${error.message}`)
+  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts, onError: (error, where) => log(error, where) })
   await migrate(database.db)
 
   const app = await buildApp({
@@ -37,21 +40,13 @@ async function main(): Promise<void> {
     dialect: database.dialect,
     logger: { level: config.logLevel },
   })
+  log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   const firstRun = await startupTasks(app, config, database.db)
 
   const purging = housekeeping(database.db, systemClock, app.log)
-  let closing = false
-  const shutdown = async (signal: string) => {
-    if (closing) return
-    closing = true
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests')
-    await purging.stop()
-    await app.close() // stops accepting, waits for in-flight requests
-    await database.close()
-    process.exit(0)
-  }
-  process.on('SIGTERM', () => void shutdown('SIGTERM'))
-  process.on('SIGINT', () => void shutdown('SIGINT'))
+  // Stopped while the app closes, before the database does (shutdown.ts).
+  app.addHook('onClose', () => purging.stop())
+  installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
   purging.start()

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/AuthProvider';
 import { can } from './auth/roles';
@@ -8,6 +8,8 @@ import { ChangePasswordPage } from './auth/ChangePasswordPage';
 import { Layout } from './components/Layout';
 import { Loading } from './components/ui';
 import { ROUTES } from './routes';
+import { lazyPage } from './resilience/lazyPage';
+import { RouteBoundary } from './resilience/ErrorBoundary';
 
 // Everything past sign-in is loaded on demand, each page when it is first
 // opened (no prefetch of pages the user may never visit on a slow phone link).
@@ -23,16 +25,17 @@ const pages = {
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
 };
-const BoardPage = lazy(pages.board);
-const ProposalPage = lazy(pages.proposal);
-const NewProposalPage = lazy(pages.newProposal);
-const SpeakingPage = lazy(pages.speaking);
-const CallingsPage = lazy(pages.callings);
-const CallingPage = lazy(pages.calling);
-const UsersPage = lazy(pages.users);
-const WardsPage = lazy(pages.wards);
-const ProfilePage = lazy(pages.profile);
-const PublicPage = lazy(pages.public);
+// Each retries its download and recovers from a deploy (resilience/chunks.ts).
+const BoardPage = lazyPage(pages.board);
+const ProposalPage = lazyPage(pages.proposal);
+const NewProposalPage = lazyPage(pages.newProposal);
+const SpeakingPage = lazyPage(pages.speaking);
+const CallingsPage = lazyPage(pages.callings);
+const CallingPage = lazyPage(pages.calling);
+const UsersPage = lazyPage(pages.users);
+const WardsPage = lazyPage(pages.wards);
+const ProfilePage = lazyPage(pages.profile);
+const PublicPage = lazyPage(pages.public);
 
 function FullPageLoading() {
   return (
@@ -72,8 +75,13 @@ function Home() {
   return <Navigate to={me.force_password_reset ? ROUTES.changePassword : ROUTES.board} replace />;
 }
 
+/** A route's screen: its own error boundary, so the navigation around it stays usable. */
 function Page({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+  return (
+    <RouteBoundary>
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+    </RouteBoundary>
+  );
 }
 
 export function App() {
@@ -81,8 +89,8 @@ export function App() {
   return (
     <Routes>
       <Route path="/" element={<Home />} />
-      <Route path={ROUTES.signIn} element={status === 'loading' ? <FullPageLoading /> : <SignInPage />} />
-      <Route path={ROUTES.changePassword} element={<ChangePasswordPage />} />
+      <Route path={ROUTES.signIn} element={status === 'loading' ? <FullPageLoading /> : <Page><SignInPage /></Page>} />
+      <Route path={ROUTES.changePassword} element={<Page><ChangePasswordPage /></Page>} />
       <Route
         path={ROUTES.public}
         element={

@@ -6,6 +6,9 @@ import { ApiError } from './api/client';
 import { AuthProvider } from './auth/AuthProvider';
 import { NoticeProvider } from './components/Notice';
 import { App } from './App';
+import { ErrorBoundary } from './resilience/ErrorBoundary';
+import { OfflineBanner } from './resilience/OfflineBanner';
+import { watchConnection } from './resilience/connection';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -19,16 +22,21 @@ const queryClient = new QueryClient({
   },
 });
 
+watchConnection();
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <BrowserRouter>
-        <NoticeProvider>
-          <AuthProvider>
-            <App />
-          </AuthProvider>
-        </NoticeProvider>
-      </BrowserRouter>
-    </QueryClientProvider>
+    <ErrorBoundary scope="app">
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <NoticeProvider>
+            <OfflineBanner />
+            <AuthProvider>
+              <App />
+            </AuthProvider>
+          </NoticeProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </ErrorBoundary>
   </StrictMode>,
 );

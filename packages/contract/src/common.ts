@@ -55,6 +55,9 @@ export const ERROR_CODES = [
   'in_use',
   'last_admin',
   'too_many_attempts',
+  /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
+  'busy',
+  'unavailable',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
+import { guardedPool, type ErrorSink, type PgTimeouts } from './pg-pool.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -27,6 +28,10 @@ function sqliteDriver(raw: BetterSqlite3.Database) {
   return {
     close: () => raw.close(),
     prepare: (sql: string) => {
+      // SQLite rolls a transaction back on its own after some errors
+      // (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY...); Kysely's ROLLBACK would
+      // then fail with "no transaction is active" and hide the real error.
+      if (sql === 'rollback' && !raw.inTransaction) return NOTHING_TO_ROLL_BACK
       const statement = raw.prepare(sql)
       return {
         reader: statement.reader,
@@ -38,26 +43,45 @@ function sqliteDriver(raw: BetterSqlite3.Database) {
   }
 }
 
-export function openSqlite(file: string): BetterSqlite3.Database {
+const NOTHING_TO_ROLL_BACK = { reader: false, all: () => [], run: () => ({ changes: 0, lastInsertRowid: 0 }), iterate: () => [][Symbol.iterator]() }
+
+export function openSqlite(file: string, busyTimeoutMs = DEFAULT_TIMEOUTS.sqliteBusyTimeoutMs): BetterSqlite3.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   const database = new BetterSqlite3(file)
   database.pragma('journal_mode = WAL')
   database.pragma('foreign_keys = ON')
-  database.pragma('busy_timeout = 5000')
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`)
   database.pragma('synchronous = NORMAL')
   return database
 }
 
+export interface DatabaseTimeouts extends PgTimeouts {
+  /** How long a SQLite write waits for another process's lock (blocks the event loop meanwhile). */
+  sqliteBusyTimeoutMs: number
+}
+
+/** The defaults of config.ts, for callers without a configuration (tests, CLI). */
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 3000, statementTimeoutMs: 5000, sqliteBusyTimeoutMs: 2000 }
+
+export interface DatabaseOptions {
+  poolSize?: number
+  timeouts?: DatabaseTimeouts
+  /** Connection failures outside any query (default: written to stderr). A database error never ends the process. */
+  onError?: ErrorSink
+}
+
+const logToStderr: ErrorSink = (error, where) => console.error(`database ${where} error: ${error.message}`)
+
 /** `sqlite:<path>` (`sqlite::memory:` for tests) or `postgres://...`. */
-export function createDatabase(url: string, options: { poolSize?: number } = {}): Database {
+export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length) || ':memory:'
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqliteDriver(openSqlite(file)) as never }) })
+    const raw = openSqlite(file, timeouts.sqliteBusyTimeoutMs)
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqliteDriver(raw) as never }) })
     return { db, dialect: 'sqlite', close: () => db.destroy() }
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 10 })
-  // An idle client losing its connection must not crash the process.
-  pool.on('error', () => {})
+  const { pool } = guardedPool(url, options.poolSize ?? 10, timeouts, options.onError ?? logToStderr)
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
+import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
@@ -22,6 +23,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/wards', routes: wardsRoutes },
   { prefix: '/speaking', routes: speakingRoutes },
   { prefix: '/calling-kanban', routes: proposalsRoutes },
+  { prefix: '/client-errors', routes: clientErrorsRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -32,6 +34,7 @@ export const API_SEGMENTS = new Set([
   'callings',
   'speaking',
   'calling-kanban',
+  'client-errors',
   'wards',
   'health',
   'ready',

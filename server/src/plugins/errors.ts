@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { AppError, ValidationFailure, type FieldError } from '../errors.ts'
+import { AppError, ValidationFailure, unavailable, type FieldError } from '../errors.ts'
+import { busy, isRetryable } from '../db/errors.ts'
+import { isDatabaseUnavailable } from '../db/unavailable.ts'
 
 const CONTEXT_TO_LOC: Record<string, string> = {
   body: 'body',
@@ -71,12 +73,24 @@ function dedupe(errors: FieldError[]): FieldError[] {
   })
 }
 
+const size = (bytes: number) =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
+
 /**
  * The one place that writes error JSON: validation, auth, domain and unknown
  * errors all leave through here in the contract's shapes (contract §2).
  */
 export default fp(async function errorsPlugin(app: FastifyInstance) {
-  app.setErrorHandler(async (error: FastifyError & { validationContext?: string }, request, reply) => {
+  app.setErrorHandler(async (caught: FastifyError & { validationContext?: string }, request, reply) => {
+    let error = caught
+    if (isRetryable(error)) {
+      // Contention that escaped the retrying helpers (a lone statement) is 503 busy too.
+      error = busy(1, error) as typeof error
+    } else if (isDatabaseUnavailable(error)) {
+      // Logged with its own code (SQLITE_FULL, 57P01...); the client learns only that it may retry.
+      request.log.warn({ err: error }, 'database unavailable')
+      error = unavailable('The database is unavailable; try again shortly') as typeof error
+    }
     if (error instanceof AppError) {
       reply.headers(error.headers)
       return reply.status(error.status).send(error.code ? { detail: error.message, code: error.code } : { detail: error.message })
@@ -97,9 +111,10 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] })
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.status(413).send({ detail: 'Request body is too large (limit 1 MiB)' })
+        return reply.status(413).send({ detail: `Request body is too large (limit ${size(request.routeOptions.bodyLimit)})` })
     }
-    if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
+    // A JSON.parse failure from a content-type parser.
+    if (error instanceof SyntaxError) {
       return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] })
     }
     const status = error.statusCode ?? 500

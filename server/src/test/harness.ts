@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { after, before } from 'node:test'
 import pg from 'pg'
-import { buildApp } from '../app.ts'
+import { buildApp, type AppDeps } from '../app.ts'
 import { parseConfig, type Config } from '../config.ts'
 import type { Clock } from '../clock.ts'
 import { createDatabase, type Database } from '../db/database.ts'
@@ -77,14 +77,18 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   }
 }
 
-export async function createTestApp(
-  env: Record<string, string> = {},
-  overrides: Partial<Config> = {},
-): Promise<TestApp & { close(): Promise<void> }> {
+export interface TestAppOptions {
+  /** pino options, for a test about what is logged (default: no logging). */
+  logger?: AppDeps['logger']
+  /** Settings that have no environment variable (e.g. webDist, the built client to serve). */
+  config?: Partial<Config>
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
   const { database, drop } = await freshDatabase()
   const clock = new TestClock()
-  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...overrides }
-  const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock })
+  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
+  const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock, logger: options.logger })
   await app.ready()
   return {
     app,
@@ -104,10 +108,10 @@ export async function createTestApp(
  * One app and database per test file: `const t = useTestApp()` at the top of
  * the file, then `t.app`, `t.clock`... inside the tests.
  */
-export function useTestApp(env: Record<string, string> = {}): TestApp {
+export function useTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): TestApp {
   const holder = {} as TestApp & { close(): Promise<void> }
   before(async () => {
-    Object.assign(holder, await createTestApp(env))
+    Object.assign(holder, await createTestApp(env, options))
   })
   after(async () => {
     await holder.close?.()

@@ -4,7 +4,16 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, ApiError, getAccessToken, onSessionLost, refreshAccessToken, setAccessToken } from './client.ts';
+import {
+  api,
+  ApiError,
+  getAccessToken,
+  onNetworkResult,
+  onSessionLost,
+  refreshAccessToken,
+  reportClientError,
+  setAccessToken,
+} from './client.ts';
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 const realFetch = globalThis.fetch;
@@ -78,5 +87,47 @@ describe('api client', () => {
     assert.equal(a, 'fresh');
     assert.equal(b, 'fresh');
     assert.equal(calls.length, 1);
+  });
+
+  it('tells listeners whether the server was reached: a failed fetch is false, any HTTP answer true', async () => {
+    const seen: boolean[] = [];
+    const off = onNetworkResult((reached) => seen.push(reached));
+    install(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await assert.rejects(api('/wards/'), (e: unknown) => e instanceof ApiError && e.status === 0);
+    install(() => json(500, { detail: 'Internal server error' }));
+    await assert.rejects(api('/wards/'), (e: unknown) => e instanceof ApiError && e.status === 500);
+    off();
+    assert.deepEqual(seen, [false, true]);
+  });
+
+  it('sends an error report with a refreshed token, or without one when the session is gone, and never signs out', async () => {
+    let refreshOk = true;
+    const sent: { auth: string | null; body: unknown }[] = [];
+    install((url, init) => {
+      if (url.endsWith('/auth/refresh')) return refreshOk ? json(200, { access_token: 'new' }) : json(401, { detail: 'Session expired' });
+      const auth = (init.headers as Record<string, string>).Authorization ?? null;
+      sent.push({ auth, body: JSON.parse(String(init.body)) });
+      return auth === 'Bearer old' ? json(401, { detail: 'Token expired' }) : new Response(null, { status: 204 });
+    });
+    let lost = 0;
+    const off = onSessionLost(() => lost++);
+    await reportClientError({ message: 'boom', route: '/board' });
+    assert.deepEqual(calls.map((c) => c.url), ['/api/client-errors', '/api/auth/refresh', '/api/client-errors']);
+    assert.deepEqual(sent.map((s) => s.auth), ['Bearer old', 'Bearer new']);
+    assert.deepEqual(sent[1]!.body, { message: 'boom', route: '/board' });
+
+    setAccessToken('old');
+    refreshOk = false;
+    sent.length = 0;
+    await reportClientError({ message: 'again', route: '/board' });
+    assert.deepEqual(sent.map((s) => s.auth), ['Bearer old', null]);
+    off();
+    assert.equal(lost, 0);
+    install(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    await reportClientError({ message: 'offline', route: '/board' }); // dropped, never thrown
   });
 });

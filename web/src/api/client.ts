@@ -17,6 +17,7 @@ let accessToken: string | null = null;
 let refreshInFlight: Promise<string | null> | null = null;
 const sessionLostListeners = new Set<() => void>();
 const passwordRequiredListeners = new Set<() => void>();
+const networkListeners = new Set<(reached: boolean) => void>();
 
 export function getAccessToken(): string | null {
   return accessToken;
@@ -36,6 +37,44 @@ export function onSessionLost(listener: () => void): () => void {
 export function onPasswordChangeRequired(listener: () => void): () => void {
   passwordRequiredListeners.add(listener);
   return () => passwordRequiredListeners.delete(listener);
+}
+
+/**
+ * Called after every request with whether the server was reached at all
+ * (any HTTP answer counts; a failed fetch does not). The connection banner
+ * (src/resilience/connection.ts) listens.
+ */
+export function onNetworkResult(listener: (reached: boolean) => void): () => void {
+  networkListeners.add(listener);
+  return () => networkListeners.delete(listener);
+}
+
+let connectionGate: () => Promise<void> = () => Promise.resolve();
+
+/**
+ * While the app knows it is offline, requests wait at this gate and go out
+ * on recovery (so a change made offline is sent later, not lost). A request
+ * that fails in flight is not resent: it may have reached the server.
+ */
+export function setConnectionGate(gate: () => Promise<void>): void {
+  connectionGate = gate;
+}
+
+function networkResult(reached: boolean): void {
+  for (const l of networkListeners) l(reached);
+}
+
+/** One `fetch` for the whole module, so every request reports whether it got through. */
+async function fetchTracked(url: string, init: RequestInit): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    if ((err as Error).name !== 'AbortError') networkResult(false);
+    throw err;
+  }
+  networkResult(true);
+  return res;
 }
 
 export interface FieldError {
@@ -93,7 +132,7 @@ export function refreshAccessToken(): Promise<string | null> {
   if (!refreshInFlight) {
     refreshInFlight = (async () => {
       try {
-        const res = await fetch(`${API_BASE}/auth/refresh`, {
+        const res = await fetchTracked(`${API_BASE}/auth/refresh`, {
           method: 'GET',
           credentials: 'same-origin',
           headers: { Accept: 'application/json' },
@@ -160,7 +199,7 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   }
   if (token && !opts.anonymous) headers.Authorization = `Bearer ${token}`;
   try {
-    return await fetch(buildUrl(path, opts.query), {
+    return await fetchTracked(buildUrl(path, opts.query), {
       method: opts.method ?? 'GET',
       headers,
       body,
@@ -185,6 +224,7 @@ async function parseBody(res: Response): Promise<unknown> {
 }
 
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  await connectionGate();
   const tokenUsed = opts.anonymous ? null : accessToken;
   let res = await send(path, opts, tokenUsed);
 
@@ -232,4 +272,39 @@ export async function apiPage<T>(path: string, opts: RequestOptions = {}): Promi
   const header = res.headers.get('X-Total-Count');
   const total = header !== null && !Number.isNaN(Number(header)) ? Number(header) : items.length;
   return { items, total };
+}
+
+/** Whether the server answers at all (its liveness route); used while offline. */
+export async function probeServer(): Promise<boolean> {
+  try {
+    await fetchTracked(`${API_BASE}/health`, { method: 'GET', cache: 'no-store', credentials: 'same-origin' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ClientErrorReport {
+  message: string;
+  route: string;
+  stack?: string;
+}
+
+/**
+ * Sends a failed screen to the server's log (POST /client-errors). Never
+ * signs anyone out: a token the server refuses is refreshed (the shared
+ * refresh) and, if that fails, the report goes without one. A report that
+ * cannot be sent is dropped.
+ */
+export async function reportClientError(report: ClientErrorReport): Promise<void> {
+  const opts: RequestOptions = { method: 'POST', body: report };
+  try {
+    const tokenUsed = accessToken;
+    const res = await send('/client-errors', opts, tokenUsed);
+    if (res.status !== 401 || !tokenUsed) return;
+    const fresh = accessToken !== tokenUsed ? accessToken : await refreshAccessToken().catch(() => null);
+    await send('/client-errors', fresh ? opts : { ...opts, anonymous: true }, fresh);
+  } catch {
+    // Nothing to do: the user already sees the error on screen.
+  }
 }

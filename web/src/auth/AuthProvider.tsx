@@ -9,6 +9,7 @@ import {
   setAccessToken,
 } from '../api/client';
 import type { Me, TokenResponse } from '../api/types';
+import { useOnline } from '../resilience/connection';
 
 type Status = 'loading' | 'anonymous' | 'authenticated';
 
@@ -81,6 +82,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       cancelled = true;
     };
   }, [bootAttempt]);
+
+  // A page opened without a connection signs the user in by itself once it is back.
+  const online = useOnline();
+  useEffect(() => {
+    if (online && bootError && statusRef.current === 'anonymous') {
+      setStatus('loading');
+      setBootAttempt((n) => n + 1);
+    }
+  }, [online, bootError]);
 
   // Spec §5 rule 3: only a failed refresh sends the user to sign-in.
   useEffect(

@@ -1,12 +1,15 @@
 import { useEffect, useId, type ReactElement, type ReactNode } from 'react';
 import { cloneElement, isValidElement } from 'react';
 import { ApiError } from '../api/client';
+import { useOnline } from '../resilience/connection';
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
+  // Offline, nothing arrives until the connection is back: say so instead of spinning silently.
+  const online = useOnline();
   return (
     <div className="loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      {label}
+      {online ? label : 'Waiting for the connection…'}
     </div>
   );
 }
@@ -125,4 +128,18 @@ export function formatMeetingTime(min: number | null | undefined): string {
   if (min == null) return '—';
   const d = new Date(2000, 0, 1, Math.floor(min / 60), min % 60);
   return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+}
+
+/** An email address that wraps, if it must, after its local part — never in the middle of a word. */
+export function Email({ address }: { address: string | undefined }) {
+  if (!address) return null;
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <span className="email">{address}</span>;
+  return (
+    <span className="email">
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </span>
+  );
 }

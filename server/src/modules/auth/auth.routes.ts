@@ -11,6 +11,13 @@ import { AuthService, type IssuedSession } from './auth.service.ts'
 
 export const REFRESH_COOKIE = 'refresh_token'
 
+/**
+ * The sign-in form's body limit: the longest valid form (254-character
+ * username, 1,024-character password, every character 4 UTF-8 bytes
+ * percent-encoded) is about 15 KiB.
+ */
+export const LOGIN_BODY_LIMIT = 16 * 1024
+
 export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new AuthService(ctx)
   const cookieOptions = { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.config.cookieSecure } as const
@@ -31,10 +38,11 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
   // The login form parser lives only in this context: every other route
   // accepts JSON alone (contract §1).
   await app.register(async (login: FastifyTypebox) => {
-    await login.register(formbody, { bodyLimit: 16 * 1024 })
+    await login.register(formbody, { bodyLimit: LOGIN_BODY_LIMIT })
     login.post(
       '/login',
       {
+        bodyLimit: LOGIN_BODY_LIMIT,
         config: { auth: 'public' },
         schema: {
           tags: ['auth'],

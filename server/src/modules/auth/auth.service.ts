@@ -9,6 +9,7 @@ import { listHeldSlots } from '../callings/slots.repository.ts'
 import * as sessions from './sessions.repository.ts'
 import * as throttle from './throttle.repository.ts'
 import { hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 /** Contract §3 throttling numbers. */
 export const THROTTLE = {
@@ -77,7 +78,7 @@ export class AuthService {
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       await throttle.clearThrottle(trx, 'account', account)
       await sessions.insertSession(trx, {
         id: sessionId,
@@ -99,7 +100,7 @@ export class AuthService {
   private async countFailure(keys: { scope: 'account' | 'ip'; key: string }[], now: Date): Promise<void> {
     const nowIso = now.toISOString()
     const cutoff = addSeconds(now, -THROTTLE.windowSeconds).toISOString()
-    await this.ctx.db.transaction().execute(async (trx) => {
+    await withTransaction(this.ctx.db, async (trx) => {
       for (const { scope, key } of keys) {
         const { failures, window_start } = await throttle.countFailure(trx, scope, key, nowIso, cutoff)
         if (scope === 'account' && failures >= THROTTLE.accountFailures) {
@@ -133,7 +134,7 @@ export class AuthService {
     for (let attempt = 0; attempt < 2; attempt++) {
       // The usual case in one conditional write: the current token of a live session.
       const secret = newRefreshSecret()
-      const rotated = await sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso)
+      const rotated = await retrying(() => sessions.rotateSessionToken(db, parsed.sessionId, presented, hashSecret(secret), nowIso))
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -152,7 +153,7 @@ export class AuthService {
         now.getTime() - Date.parse(session.rotated_at) <= REFRESH_GRACE_SECONDS * 1000
       if (inGrace) return { tokens: await this.accessToken(session.user_id, session.id), cookie: null }
 
-      await sessions.deleteSession(db, session.id)
+      await retrying(() => sessions.deleteSession(db, session.id))
       log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       throw unauthorized('Session expired or revoked')
     }
@@ -160,8 +161,7 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
-    if (all) await sessions.deleteUserSessions(this.ctx.db, actor.id)
-    else await sessions.deleteSession(this.ctx.db, actor.sessionId)
+    await retrying(() => (all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId)))
   }
 
   async me(actor: Actor): Promise<Me> {
@@ -175,6 +175,6 @@ export class AuthService {
   }
 
   async endSession(actor: Actor, sessionId: string): Promise<void> {
-    if (!(await sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId))) throw notFound('Session')
+    if (!(await retrying(() => sessions.deleteOwnSession(this.ctx.db, actor.id, sessionId)))) throw notFound('Session')
   }
 }

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/database.ts'
 import { countUsers, insertUser } from '../users/users.repository.ts'
 import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 import { randomPassword, type PasswordHasher } from './passwords.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 /**
  * JWT_SECRET when configured; otherwise a secret generated once and kept in
@@ -39,7 +40,7 @@ export async function ensureBootstrapAdmin(
   const password = configuredPassword ?? randomPassword()
   const password_hash = await hasher.hash(password)
   try {
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       const user = await insertUser(trx, {
         email,
         fname: 'Stake',

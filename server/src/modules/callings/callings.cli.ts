@@ -6,6 +6,7 @@ import { findUserByEmail } from '../users/users.repository.ts'
 import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { seatUser } from './slots.service.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 /** Turns the service errors an operator can cause into one line and exit code 1. */
 async function reporting(run: () => Promise<number>): Promise<number> {
@@ -60,7 +61,7 @@ export const fillSlot: CliCommand = {
       }
       const user = await findUserByEmail(db, email)
       if (!user) throw new AppError(404, 'not_found', `No user with email ${email}`)
-      const name = await db.transaction().execute(async (trx) => {
+      const name = await withTransaction(db, async (trx) => {
         const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
         if (!calling) throw new AppError(404, 'not_found', `No calling ${callingId}`)
         if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)

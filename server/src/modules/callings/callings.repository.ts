@@ -6,6 +6,7 @@ import type { Executor } from '../../db/types.ts'
 import { containsPattern } from '../../db/like.ts'
 import { sortPermissions, toPermissionSet } from '../users/permissions.repository.ts'
 import { deleteEmptySlotsAbove, ensureSlots, highestFilledSlot, slotQuery, toSlot, type SlotRow } from './slots.repository.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 export type CallingRow = Selectable<CallingsTable>
 
@@ -202,7 +203,7 @@ export const BISHOP = 'bishop'
  * starting at once (the calling row is locked on PostgreSQL).
  */
 export async function syncHighCouncilSeats(db: Kysely<DB>, dialect: Dialect, seats: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await withTransaction(db, async (trx) => {
     const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
     if (!calling) return
     await lockCalling(trx, calling.id, dialect, 'update')

@@ -10,6 +10,7 @@ import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')
@@ -59,7 +60,7 @@ export class CallingsService {
     assertMayGrant(actor, [], permissions)
     const maxSlots = body.max_slots ?? 1
     try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
+      return await withTransaction(this.ctx.db, async (trx) => {
         const row = await repo.insertCalling(trx, {
           name: body.name,
           is_public: body.is_public ?? false,
@@ -84,7 +85,7 @@ export class CallingsService {
   async update(actor: Actor, id: number, body: UpdateCallingBody): Promise<Calling> {
     const { db, dialect } = this.ctx
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await withTransaction(db, async (trx) => {
         const current = await repo.lockCalling(trx, id, dialect, 'update')
         if (!current) throw notFound('Calling')
         if (isSystemDefined(current)) throw systemDefined()
@@ -93,9 +94,10 @@ export class CallingsService {
         if ((await slotRepo.highestFilledSlot(trx, id)) > maxSlots) {
           throw conflict('slot_filled', `A slot numbered above ${maxSlots} is filled; release it first`)
         }
-        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
         await slotRepo.deleteEmptySlotsAbove(trx, id, maxSlots)
         await slotRepo.ensureSlots(trx, id, maxSlots)
+        // After the slots: the last-manager check's lock comes last (ARCHITECTURE.md, Lock order).
+        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
         const row = await repo.updateCalling(trx, id, {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),
@@ -113,7 +115,7 @@ export class CallingsService {
   /** DELETE /callings/{id}: user-made and with no filled slot (contract §5). */
   async remove(actor: Actor, id: number): Promise<void> {
     const { db, dialect } = this.ctx
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       const current = await repo.lockCalling(trx, id, dialect, 'update')
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()
@@ -131,7 +133,7 @@ export class CallingsService {
   /** PUT /callings/{id}/permissions — user-made callings only. */
   async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
     const { db, dialect } = this.ctx
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(db, async (trx) => {
       const current = await repo.lockCalling(trx, id, dialect, 'update')
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()

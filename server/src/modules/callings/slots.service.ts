@@ -8,6 +8,7 @@ import { assertUserManagerRemains } from '../users/last-manager.ts'
 import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, unseatable } from './callings.policy.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 
@@ -84,7 +85,7 @@ export class SlotsService {
    */
   async fill(actor: Actor, callingId: number, slotId: number, userId: number): Promise<CallingSlot> {
     const { db, dialect } = this.ctx
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(db, async (trx) => {
       const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
       if (!calling) throw notFound('Calling')
       if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
@@ -101,7 +102,7 @@ export class SlotsService {
    */
   async release(actor: Actor, callingId: number, slotId: number): Promise<void> {
     const { db, dialect } = this.ctx
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
       if (!calling) throw notFound('Calling')
       const slot = await slotRepo.findSlot(trx, callingId, slotId)

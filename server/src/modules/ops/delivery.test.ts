@@ -26,7 +26,7 @@ describe('delivery: compression and caching', () => {
   let t: TestApp & { close(): Promise<void> }
 
   before(async () => {
-    t = await createTestApp({}, { webDist: dist })
+    t = await createTestApp({}, { config: { webDist: dist } })
   })
   after(async () => {
     await t.close()

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely'
 import type { CliCommand } from '../../cli.commands.ts'
 import { addSeconds, systemClock, type Clock } from '../../clock.ts'
 import type { DB } from '../../db/schema.ts'
+import { retrying } from '../../db/transaction.ts'
 import { REFRESH_GRACE_SECONDS, THROTTLE } from '../auth/auth.service.ts'
 import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
 import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
@@ -25,9 +26,10 @@ export interface Purged {
 export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<Purged> {
   const nowIso = now.toISOString()
   return {
-    sessions: await purgeExpiredSessions(db, nowIso),
-    refreshGrace: await clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString()),
-    throttle: await purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
+    // Many rows per statement: a concurrent logout or sign-in may deadlock with it; run again then.
+    sessions: await retrying(() => purgeExpiredSessions(db, nowIso)),
+    refreshGrace: await retrying(() => clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString())),
+    throttle: await retrying(() => purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString())),
   }
 }
 

@@ -1,5 +1,7 @@
-import { sql } from 'kysely'
 import { Type } from 'typebox'
+import { ErrorBody } from '@stake/contract'
+import { unavailable } from '../../errors.ts'
+import { whyNotWritable } from './readiness.ts'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 
@@ -19,20 +21,24 @@ export default async function opsRoutes(app: FastifyTypebox, ctx: AppContext) {
       config: { auth: 'public' },
       schema: {
         tags: ['operations'],
-        summary: 'Readiness: 200 when the database answers, else 503',
-        response: {
-          200: Type.Object({ status: Type.Literal('ready') }),
-          503: Type.Object({ detail: Type.String() }),
-        },
+        summary: 'Readiness: 200 when the database can take a write and the instance is not shutting down, else 503',
+        response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorBody },
       },
     },
-    async (_request, reply) => {
+    async (request) => {
+      if (app.lifecycle.draining) throw unavailable('The service is shutting down')
+      let reason: string | null
       try {
-        await sql`select 1`.execute(ctx.db)
-        return { status: 'ready' as const }
-      } catch {
-        return reply.status(503).send({ detail: 'Database unavailable' })
+        reason = await whyNotWritable(ctx.db, ctx.dialect)
+      } catch (error) {
+        request.log.warn({ err: error }, 'not ready: the database failed the write probe')
+        throw unavailable('Database unavailable')
       }
+      if (reason) {
+        request.log.warn({ reason }, 'not ready')
+        throw unavailable('Database unavailable')
+      }
+      return { status: 'ready' as const }
     },
   )
 }

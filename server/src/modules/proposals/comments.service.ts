@@ -6,6 +6,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './comments.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import { canDeleteComment, canEditComment, type Viewer } from './proposals.policy.ts'
+import { retrying } from '../../db/transaction.ts'
 
 const commentNotFound = () => notFound('Comment')
 
@@ -35,11 +36,9 @@ export class CommentsService {
     await visibleProposal(this.ctx.db, viewer, proposalId)
     this.checkBody(viewer, proposalId, body)
     try {
-      const id = await repo.insertComment(
-        this.ctx.db,
-        { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() },
-        this.ctx.clock.iso(),
-      )
+      const now = this.ctx.clock.iso()
+      const comment = { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() }
+      const id = await retrying(() => repo.insertComment(this.ctx.db, comment, now))
       return (await repo.findComment(this.ctx.db, proposalId, id))!
     } catch (error) {
       // The proposal was deleted meanwhile.
@@ -60,7 +59,7 @@ export class CommentsService {
     this.checkBody(viewer, proposalId, body)
     if (!canEditComment(viewer, comment)) throw forbidden('Only the author may edit a comment')
     const now = this.ctx.clock.iso()
-    if (!(await repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now))) {
+    if (!(await retrying(() => repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now)))) {
       throw commentNotFound()
     }
     const edited = await repo.findComment(this.ctx.db, proposalId, commentId)
@@ -72,6 +71,6 @@ export class CommentsService {
     const viewer = await loadViewer(this.ctx, actor)
     const comment = await this.visibleComment(viewer, proposalId, commentId)
     if (!canDeleteComment(viewer, comment)) throw forbidden('Only the author or a proposal manager may delete a comment')
-    if (!(await repo.deleteComment(this.ctx.db, proposalId, commentId))) throw commentNotFound()
+    if (!(await retrying(() => repo.deleteComment(this.ctx.db, proposalId, commentId)))) throw commentNotFound()
   }
 }

@@ -8,6 +8,7 @@ import { loadViewer, proposalNotFound, visibleProposal } from './proposals.acces
 import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy.ts'
 import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -32,7 +33,7 @@ export class InterviewService {
     const plannedFor = scheduledFor ? toIso(scheduledFor, 'scheduled_for') : null
     const interviewer = await userExists(this.ctx.db, interviewerId)
     if (!interviewer || !interviewer.active) throw invalid(['query', 'interviewer_id'], 'The interviewer must be an active user')
-    return this.ctx.db.transaction().execute(async (trx) => {
+    return withTransaction(this.ctx.db, async (trx) => {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)
       if (!proposal) throw proposalNotFound()
       if (proposal.stage !== 'interview') throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
@@ -64,7 +65,7 @@ export class InterviewService {
     const viewer = await loadViewer(this.ctx, actor)
     const now = this.ctx.clock.iso()
     const heldAt = completionDate ? toIso(completionDate, 'completion_date') : now
-    return this.ctx.db.transaction().execute(async (trx) => {
+    return withTransaction(this.ctx.db, async (trx) => {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)
       if (!proposal) throw proposalNotFound()
       const interview = await repo.findInterview(trx, id)

@@ -7,6 +7,7 @@ import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './p
 import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition, type Transition } from './transition.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
@@ -22,7 +23,7 @@ export class LifecycleService {
   /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
   private async commit(viewer: Viewer, move: Omit<Transition, 'by' | 'at'>, lost: () => AppError): Promise<Proposal> {
     const at = this.ctx.clock.iso()
-    await this.ctx.db.transaction().execute(async (trx) => {
+    await withTransaction(this.ctx.db, async (trx) => {
       if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
     })
     return proposalView(this.ctx.db, viewer, move.proposalId)
@@ -66,7 +67,7 @@ export class LifecycleService {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
     const at = this.ctx.clock.iso()
-    await this.ctx.db.transaction().execute(async (trx) => {
+    await withTransaction(this.ctx.db, async (trx) => {
       const current = await lockProposal(trx, id, this.ctx.dialect)
       if (!current) throw proposalNotFound()
       if (isClosed(current.stage)) throw wrongStage(`The proposal is already ${current.stage}`)

@@ -16,6 +16,7 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -64,7 +65,7 @@ export class ProposalsService {
     const stage = initialStage(isRelease)
     const now = this.ctx.clock.iso()
     try {
-      const id = await this.ctx.db.transaction().execute(async (trx) => {
+      const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
         return id
@@ -103,7 +104,8 @@ export class ProposalsService {
       submitter: submitter !== current.submitter,
     })
     try {
-      const written = await repo.updateProposalFields(this.ctx.db, id, fields, this.ctx.clock.iso(), canManage(viewer) ? null : actor.id)
+      const now = this.ctx.clock.iso()
+      const written = await retrying(() => repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id))
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)
@@ -120,7 +122,7 @@ export class ProposalsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
-    if (await repo.deleteProposalUnlessDone(this.ctx.db, id)) return
+    if (await retrying(() => repo.deleteProposalUnlessDone(this.ctx.db, id))) return
     const row = await repo.findProposal(this.ctx.db, id)
     if (!row) throw proposalNotFound()
     // Only a done proposal escapes the conditional DELETE: it is part of the record.

@@ -8,6 +8,7 @@ import { approvalsRequired, canSee, canSeeVotes, neighbourStage, shouldAutoAdvan
 import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 /** Votes at sp_approval and hc_approval (contract §7). */
 export class VotesService {
@@ -23,7 +24,7 @@ export class VotesService {
   async vote(actor: Actor, id: number, approved: boolean): Promise<{ vote: Approval; created: boolean }> {
     const viewer = await loadViewer(this.ctx, actor)
     const { config, dialect } = this.ctx
-    return this.ctx.db.transaction().execute(async (trx) => {
+    return withTransaction(this.ctx.db, async (trx) => {
       const proposal = await lockProposal(trx, id, dialect)
       if (!proposal || !canSee(viewer, proposal)) throw proposalNotFound()
       const check = voteCheck(viewer.roles, proposal.stage)

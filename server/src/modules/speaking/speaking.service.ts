@@ -13,6 +13,7 @@ import { conflict, invalid, ValidationFailure, type FieldError } from '../../err
 import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './speaking.repository.ts'
 import { planOverride, planRestore, resolveMonth, type MonthInput, type MonthWrite, type SlotId, type WardId } from './speaking.rotation.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
@@ -97,7 +98,7 @@ export class SpeakingService {
   ): Promise<void> {
     const { db, dialect } = this.ctx
     try {
-      await db.transaction().execute(async (trx) => {
+      await withTransaction(db, async (trx) => {
         await repo.lockMonth(trx, dialect, year, month)
         const { seats, wards, rows } = await this.readMonth(trx, year, month)
         const errors: FieldError[] = []
@@ -137,12 +138,13 @@ export class SpeakingService {
     const topic = body.topic.trim()
     if (topic.length === 0) throw invalid(['body', 'topic'], 'String should have at least 1 character', 'string_too_short')
     const reference = body.reference?.trim() || null
-    const row = await repo.upsertTopic(this.ctx.db, year, month, topic, reference, this.ctx.clock.iso())
+    const now = this.ctx.clock.iso()
+    const row = await retrying(() => repo.upsertTopic(this.ctx.db, year, month, topic, reference, now))
     return { month: row.month, topic: row.topic, reference: row.reference }
   }
 
   /** Idempotent: a month without a topic answers 204 too. */
   async deleteTopic(_actor: Actor, year: number, month: number): Promise<void> {
-    await repo.deleteTopic(this.ctx.db, year, month)
+    await retrying(() => repo.deleteTopic(this.ctx.db, year, month))
   }
 }

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { User, UserSummary } from '@stake/contract'
+import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import type { UsersTable } from '../../db/schema.ts'
 import { containsPattern } from '../../db/like.ts'
@@ -31,6 +32,18 @@ export const emailKey = (email: string): string => email.trim().toLowerCase()
 
 export function findUserById(db: Executor, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/**
+ * True when the user exists; on PostgreSQL the row stays locked until the
+ * transaction ends (NO KEY UPDATE: foreign-key checks of inserts referring
+ * to the user still pass), so writers of one user's dependent rows — such as
+ * the delete-and-insert of direct grants — run one after another.
+ */
+export async function lockUser(db: Executor, id: number, dialect: Dialect): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where('id', '=', id)
+  if (dialect === 'postgres') query = query.forNoKeyUpdate()
+  return (await query.executeTakeFirst()) !== undefined
 }
 
 export function findUserByEmail(db: Executor, email: string) {

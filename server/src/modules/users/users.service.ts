@@ -9,6 +9,7 @@ import { directPermissions, replaceDirectPermissions, sortPermissions } from './
 import * as repo from './users.repository.ts'
 import { canEditUser, canManageUsers, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
@@ -21,7 +22,8 @@ export class UsersService {
     const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
     try {
       // Created by an administrator: the user must choose their own password.
-      const row = await repo.insertUser(this.ctx.db, { ...body, password_hash, force_password_reset: true, now: this.ctx.clock.iso() })
+      const user = { ...body, password_hash, force_password_reset: true, now: this.ctx.clock.iso() }
+      const row = await retrying(() => repo.insertUser(this.ctx.db, user))
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail()
@@ -59,7 +61,7 @@ export class UsersService {
     }
     const { db, dialect } = this.ctx
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await withTransaction(db, async (trx) => {
         const row = await repo.updateUser(
           trx,
           id,
@@ -68,8 +70,8 @@ export class UsersService {
         )
         if (!row) throw notFound('User')
         if (activeChange && body.active === false) {
-          await assertUserManagerRemains(trx, dialect)
           await deleteUserSessions(trx, id)
+          await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
         }
         return repo.toUser(row)
       })
@@ -103,7 +105,7 @@ export class UsersService {
     if (unchanged) throw invalid(['body', 'new_password'], 'The new password must differ from the old one')
 
     const password_hash = await hasher.hash(newPassword)
-    return db.transaction().execute(async (trx) => {
+    return withTransaction(db, async (trx) => {
       const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.ctx.clock.iso())
       if (!row) throw notFound('User')
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
@@ -117,9 +119,9 @@ export class UsersService {
   }
 
   async setPermissions(actor: Actor, id: number, next: Permission[]): Promise<{ permissions: Permission[] }> {
-    const { db } = this.ctx
-    if (!(await repo.findUserById(db, id))) throw notFound('User')
-    return db.transaction().execute(async (trx) => {
+    const { db, dialect } = this.ctx
+    return withTransaction(db, async (trx) => {
+      if (!(await repo.lockUser(trx, id, dialect))) throw notFound('User')
       const current = await directPermissions(trx, id)
       const refused = ungrantable(actor.permissions, current, next)
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)

@@ -8,6 +8,7 @@ import * as callings from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
 import * as repo from './wards.repository.ts'
+import { withTransaction } from '../../db/transaction.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A ward with this name already exists')
 const inUse = () => conflict('in_use', 'This ward is still referred to (proposals or speaking assignments)')
@@ -42,7 +43,7 @@ export class WardsService {
   /** Creates the ward and its Bishop slot (and seats `bishop_id`) in one transaction. */
   async create(actor: Actor, body: WardBody): Promise<Ward> {
     try {
-      return await this.ctx.db.transaction().execute(async (trx) => {
+      return await withTransaction(this.ctx.db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (body.bishop_id != null) assertMaySeat(actor, bishop.grants)
         const now = this.ctx.clock.iso()
@@ -67,7 +68,7 @@ export class WardsService {
   async update(actor: Actor, id: number, body: WardBody): Promise<Ward> {
     const { db, dialect } = this.ctx
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await withTransaction(db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'share')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
@@ -99,7 +100,7 @@ export class WardsService {
    */
   async remove(actor: Actor, id: number): Promise<void> {
     try {
-      await this.ctx.db.transaction().execute(async (trx) => {
+      await withTransaction(this.ctx.db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null

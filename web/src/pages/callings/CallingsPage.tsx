@@ -106,15 +106,15 @@ export default function CallingsPage() {
       {list.data && list.data.items.length === 0 && <Empty>No callings match.</Empty>}
       {list.data && list.data.items.length > 0 && (
         <>
-          <div className="table-scroll">
-            <table className="table">
+          <div className="table-scroll table-scroll-cards">
+            <table className="table table-cards">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col" className="hide-phone">Kind</th>
-                  <th scope="col" className="hide-phone">Public</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Public</th>
                   <th scope="col">Seats filled</th>
-                  <th scope="col" className="hide-phone">Holders</th>
+                  <th scope="col">Holders</th>
                 </tr>
               </thead>
               <tbody>
@@ -122,16 +122,15 @@ export default function CallingsPage() {
                   const filled = c.slots.filter((s) => s.filled);
                   return (
                     <tr key={c.id}>
-                      <td>
+                      <td className="cell-title">
                         <Link to={ROUTES.calling(c.id)}>{c.name}</Link>
-                        {c.system_defined && <span className="badge show-phone-inline">System</span>}
                       </td>
-                      <td className="hide-phone">{c.system_defined ? <span className="badge">System</span> : 'User-made'}</td>
-                      <td className="hide-phone">{c.is_public ? 'Yes' : 'No'}</td>
-                      <td>
+                      <td data-label="Kind">{c.system_defined ? <span className="badge">System</span> : 'User-made'}</td>
+                      <td data-label="Public">{c.is_public ? 'Yes' : 'No'}</td>
+                      <td data-label="Seats filled">
                         {filled.length} / {c.max_slots}
                       </td>
-                      <td className="holders hide-phone">
+                      <td className="holders" data-label="Holders">
                         {filled
                           .slice(0, 3)
                           .map((s) => (s.user ? `${s.user.fname} ${s.user.lname}` : `#${s.user_id}`))

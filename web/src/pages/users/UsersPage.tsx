@@ -9,7 +9,7 @@ import { useMe } from '../../auth/AuthProvider';
 import { Dialog } from '../../components/Dialog';
 import { useNotify } from '../../components/Notice';
 import { Pagination } from '../../components/Pagination';
-import { Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui';
+import { Email, Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui';
 import { CreateUserForm, EditUserForm, GrantsForm, ResetPasswordForm } from './UserForms';
 
 const PAGE = 25;
@@ -105,14 +105,14 @@ export default function UsersPage() {
       {list.data && list.data.items.length === 0 && <Empty>No users match.</Empty>}
       {list.data && list.data.items.length > 0 && (
         <>
-          <div className="table-scroll">
-            <table className="table">
+          <div className="table-scroll table-scroll-cards">
+            <table className="table table-cards">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
-                  <th scope="col" className="hide-phone">Email</th>
+                  <th scope="col">Email</th>
                   <th scope="col">Status</th>
-                  <th scope="col" className="hide-phone">Created</th>
+                  <th scope="col">Created</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
                   </th>
@@ -121,17 +121,18 @@ export default function UsersPage() {
               <tbody>
                 {list.data.items.map((u) => (
                   <tr key={u.id} className={u.active ? undefined : 'inactive'}>
-                    <td>
+                    <td className="cell-title">
                       {u.fname} {u.lname}
                       {u.id === me.id && <span className="muted small"> (you)</span>}
-                      <span className="muted small break show-phone">{u.email}</span>
                     </td>
-                    <td className="break hide-phone">{u.email}</td>
-                    <td>
+                    <td data-label="Email">
+                      <Email address={u.email} />
+                    </td>
+                    <td data-label="Status">
                       {u.active ? 'Active' : 'Inactive'}
                       {u.force_password_reset && <span className="badge badge-warn">must change password</span>}
                     </td>
-                    <td className="hide-phone">{formatDate(u.created_at)}</td>
+                    <td data-label="Created">{formatDate(u.created_at)}</td>
                     <td className="actions-cell">
                       <Menu.Root>
                         <Menu.Trigger className="button button-small" aria-label={`Actions for ${u.fname} ${u.lname}`}>

@@ -118,8 +118,8 @@ export default function WardsPage() {
       <ErrorMessage error={wards.error} />
       {wards.data && wards.data.length === 0 && <Empty>No wards yet.</Empty>}
       {wards.data && wards.data.length > 0 && (
-        <div className="table-scroll">
-          <table className="table">
+        <div className="table-scroll table-scroll-cards">
+          <table className="table table-cards">
             <thead>
               <tr>
                 <th scope="col">Ward</th>
@@ -135,9 +135,9 @@ export default function WardsPage() {
             <tbody>
               {wards.data.map((w) => (
                 <tr key={w.id}>
-                  <td>{w.name}</td>
-                  <td>{formatMeetingTime(w.start_time)}</td>
-                  <td>{w.bishop_id ? userName(users.data, w.bishop_id) : <span className="muted">Vacant</span>}</td>
+                  <td className="cell-title">{w.name}</td>
+                  <td data-label="Meeting time">{formatMeetingTime(w.start_time)}</td>
+                  <td data-label="Bishop">{w.bishop_id ? userName(users.data, w.bishop_id) : <span className="muted">Vacant</span>}</td>
                   {manage && (
                     <td className="actions-cell">
                       <button type="button" className="button button-small" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>

@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { fileURLToPath } from 'node:url'
+
+const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.ts')
+
+/** A port free a moment ago (the kernel picks it). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as net.AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export interface ServerProcess {
+  base: string
+  child: ChildProcess
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>
+  output(): string
+  /** SIGKILL if still running: for cleanup after a failed assertion. */
+  kill(): Promise<void>
+}
+
+/** Runs the service as `npm start` does (main.ts under tsx) and waits until it listens (at most 60 s). */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const server: ServerProcess = {
+    base: `http://127.0.0.1:${port}`,
+    child,
+    exited,
+    output: () => output,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      await exited
+    },
+  }
+  const started = await waitFor(
+    () => output.includes('Stake Administration Service: http') || child.exitCode !== null,
+    60_000,
+  )
+  if (!started || child.exitCode !== null) {
+    await server.kill()
+    throw new Error(`the server did not start: ${output}`)
+  }
+  return server
+}
+
+/** Polls `check` every 50 ms until it holds; false after `ms`. */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await check()) return true
+    await sleep(50)
+  }
+  return false
+}
+
+/** fetch with a bound: a hung request fails the test instead of stalling it. */
+export function request(url: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
+  return fetch(url, { ...init, signal: AbortSignal.timeout(init.timeoutMs ?? 20_000) })
+}
+
+export const ADMIN_PASSWORD = 'first-admin-passphrase'
+const CHOSEN_PASSWORD = 'chosen-admin-passphrase'
+
+async function login(base: string, password: string): Promise<Response> {
+  return request(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: 'admin@example.com', password }).toString(),
+  })
+}
+
+/**
+ * A token of the bootstrap administrator (started with INITIAL_ADMIN_PASSWORD
+ * = ADMIN_PASSWORD), its forced password change done.
+ */
+export async function adminToken(base: string): Promise<string> {
+  const first = await login(base, ADMIN_PASSWORD)
+  if (first.status !== 200) throw new Error(`login: ${first.status} ${await first.text()}`)
+  const token = (await first.json()).access_token as string
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const me = await (await request(`${base}/api/auth/me`, { headers: auth })).json()
+  if (!me.force_password_reset) return token
+  const changed = await request(`${base}/api/users/${me.id}/password`, {
+    method: 'PATCH',
+    headers: auth,
+    body: JSON.stringify({ old_password: ADMIN_PASSWORD, new_password: CHOSEN_PASSWORD }),
+  })
+  if (changed.status >= 300) throw new Error(`password change: ${changed.status} ${await changed.text()}`)
+  const second = await login(base, CHOSEN_PASSWORD)
+  return (await second.json()).access_token as string
+}
+
+/** Creates a ward (a write in one transaction); the response as it came. */
+export function createWard(base: string, token: string, name: string, timeoutMs?: number): Promise<Response> {
+  return request(`${base}/api/wards`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, start_time: 540 }),
+    timeoutMs,
+  })
+}
