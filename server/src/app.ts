@@ -1,10 +1,7 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs'
-import path from 'node:path'
 import Fastify, { LogController, type FastifyServerOptions, type RouteOptions } from 'fastify'
 import cors from '@fastify/cors'
 import helmet from '@fastify/helmet'
-import fastifyStatic from '@fastify/static'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -17,7 +14,7 @@ import type { AppContext } from './context.ts'
 import type { Dialect } from './db/database.ts'
 import type { DB } from './db/schema.ts'
 import type { FastifyTypebox } from './http.ts'
-import { API_SEGMENTS, MODULES } from './modules/index.ts'
+import { MODULES } from './modules/index.ts'
 import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
 import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
@@ -25,6 +22,7 @@ import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
+import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 
 export interface AppDeps {
@@ -201,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     uiConfig: { persistAuthorization: false },
   })
   await app.register(authPlugin, ctx)
+  await app.register(webPlugin, { webDist: config.webDist })
 
   const markApi = (route: RouteOptions) => {
     route.config = { ...route.config, api: true, helmet: API_HELMET }
@@ -219,28 +218,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   })
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())
-
-  const webDist = config.webDist && fs.existsSync(path.join(config.webDist, 'index.html')) ? config.webDist : null
-  const indexHtml = webDist ? fs.readFileSync(path.join(webDist, 'index.html')) : null
-  if (webDist) {
-    await app.register(async (web) => {
-      // The client's files are public: signing in happens inside them.
-      web.addHook('onRoute', (route) => {
-        route.config = { ...route.config, auth: 'public' }
-        route.schema = { ...route.schema, hide: true }
-      })
-      await web.register(fastifyStatic, { root: webDist, wildcard: false, index: false, serve: true, prefix: '/' })
-    })
-  }
-
-  app.setNotFoundHandler(async (request, reply) => {
-    const segment = request.url.split('?')[0]!.split('/')[1] ?? ''
-    if (indexHtml && (request.method === 'GET' || request.method === 'HEAD') && !API_SEGMENTS.has(segment)) {
-      // Client-side routes of the single-page web client.
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml)
-    }
-    return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
-  })
 
   return app as unknown as FastifyTypebox
 }

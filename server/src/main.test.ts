@@ -20,7 +20,7 @@ function startServer(env: Record<string, string>) {
   child.stderr.on('data', (c) => (output += c))
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setInterval(() => {
-      if (output.includes('Stake Administration Service: http')) {
+      if (output.includes('Stake Administration Service is running at http')) {
         clearInterval(timer)
         resolve()
       }

@@ -7,7 +7,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { housekeeping } from './modules/ops/housekeeping.ts'
-import { startupTasks } from './startup.ts'
+import { startupBanner, startupTasks } from './startup.ts'
 import { installShutdown } from './shutdown.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     logger: { level: config.logLevel },
   })
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
-  await startupTasks(app, config, database.db)
+  const firstRun = await startupTasks(app, config, database.db)
 
   const purging = housekeeping(database.db, systemClock, app.log)
   // Stopped while the app closes, before the database does (shutdown.ts).
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host })
   purging.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
-  console.log(`Stake Administration Service: http://${shown}:${config.port}/  (API docs: /docs)`)
+  console.log(startupBanner(`http://${shown}:${config.port}/`, firstRun))
 }
 
 main().catch((error) => {

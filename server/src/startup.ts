@@ -5,17 +5,39 @@ import type { DB } from './db/schema.ts'
 import { ensureBootstrapAdmin } from './modules/auth/bootstrap.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 
-/** Work done once per start, after migrations: the bootstrap administrator. */
-export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<void> {
+/** The first start's one-time sign-in, shown once in the start-up box. */
+export interface FirstRun {
+  email: string
+  password: string
+}
+
+/**
+ * Work done once per start, after migrations: the bootstrap administrator.
+ * Returns the generated password to show once (never written to the JSON log).
+ */
+export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<FirstRun | null> {
   const admin = await ensureBootstrapAdmin(db, new PasswordHasher(config.argon2), config.adminEmail, config.initialAdminPassword, new Date())
-  if (admin.created) {
-    app.log.info({ email: config.adminEmail }, 'bootstrap administrator created')
-    if (admin.generatedPassword) {
-      // Printed once, to the console only (never to the JSON log).
-      console.log(
-        `\n  Bootstrap administrator: ${config.adminEmail}\n  One-time password:       ${admin.generatedPassword}\n` +
-          `  Sign in and choose your own password; this one is not shown again.\n`,
-      )
-    }
+  if (!admin.created) return null
+  app.log.info({ email: config.adminEmail }, 'bootstrap administrator created')
+  return admin.generatedPassword ? { email: config.adminEmail, password: admin.generatedPassword } : null
+}
+
+/**
+ * The last thing a start prints: the address, and on the first start the
+ * administrator's one-time sign-in, framed so it is not lost in the output.
+ */
+export function startupBanner(url: string, firstRun: FirstRun | null): string {
+  const lines = [`Stake Administration Service is running at ${url}`, `API documentation: ${url}docs`]
+  if (firstRun) {
+    lines.push(
+      '',
+      'First start: sign in as the administrator',
+      `  Email:              ${firstRun.email}`,
+      `  One-time password:  ${firstRun.password}`,
+      'You will choose your own password; this one is not shown again.',
+    )
   }
+  const width = Math.max(...lines.map((line) => line.length))
+  const rule = '─'.repeat(width + 2)
+  return ['', `┌${rule}┐`, ...lines.map((line) => `│ ${line.padEnd(width)} │`), `└${rule}┘`, ''].join('\n')
 }

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth/AuthProvider';
 import { can } from './auth/roles';
@@ -11,7 +11,8 @@ import { ROUTES } from './routes';
 import { lazyPage } from './resilience/lazyPage';
 import { RouteBoundary } from './resilience/ErrorBoundary';
 
-// Everything past sign-in is loaded on demand, so the sign-in route stays small.
+// Everything past sign-in is loaded on demand, each page when it is first
+// opened (no prefetch of pages the user may never visit on a slow phone link).
 const pages = {
   board: () => import('./pages/board/BoardPage'),
   proposal: () => import('./pages/proposals/ProposalPage'),
@@ -35,18 +36,6 @@ const UsersPage = lazyPage(pages.users);
 const WardsPage = lazyPage(pages.wards);
 const ProfilePage = lazyPage(pages.profile);
 const PublicPage = lazyPage(pages.public);
-
-/** Once signed in, fetch the other screens' code while the browser is idle. */
-function usePrefetchPages(enabled: boolean) {
-  useEffect(() => {
-    if (!enabled) return;
-    const t = window.setTimeout(() => {
-      for (const load of Object.values(pages)) void load().catch(() => undefined);
-    }, 1500);
-    return () => window.clearTimeout(t);
-  }, [enabled]);
-}
-
 
 function FullPageLoading() {
   return (
@@ -97,7 +86,6 @@ function Page({ children }: { children: ReactNode }) {
 
 export function App() {
   const { status } = useAuth();
-  usePrefetchPages(status === 'authenticated');
   return (
     <Routes>
       <Route path="/" element={<Home />} />

@@ -80,12 +80,14 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
 export interface TestAppOptions {
   /** pino options, for a test about what is logged (default: no logging). */
   logger?: AppDeps['logger']
+  /** Settings that have no environment variable (e.g. webDist, the built client to serve). */
+  config?: Partial<Config>
 }
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
   const { database, drop } = await freshDatabase()
   const clock = new TestClock()
-  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2 }
+  const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
   const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock, logger: options.logger })
   await app.ready()
   return {

@@ -47,7 +47,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     },
   }
   const started = await waitFor(
-    () => output.includes('Stake Administration Service: http') || child.exitCode !== null,
+    () => output.includes('Stake Administration Service is running at http') || child.exitCode !== null,
     60_000,
   )
   if (!started || child.exitCode !== null) {

@@ -1,0 +1,79 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import compress from '@fastify/compress'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { API_SEGMENTS } from '../modules/index.ts'
+
+export interface WebOptions {
+  /** The built client (web/dist); null or a folder without index.html serves no client. */
+  webDist: string | null
+}
+
+/** Below this many bytes a compressed body saves less than the work costs. */
+const COMPRESS_THRESHOLD = 1024
+/** Vite names built files by content hash: they never change under their name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** A path that names a file (has an extension) or lies under /assets is never a client route. */
+const FILE_LIKE = /^\/assets\/|\.[A-Za-z0-9]+$/
+
+/**
+ * Delivery of everything that is not an API handler: compression of every
+ * compressible response, the built client's files with their caching rules,
+ * and the fallback that answers client routes with index.html and everything
+ * else with the JSON 404. Registered before the API routes, so compression
+ * applies to them too.
+ */
+async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
+  // Live responses (the API's JSON, the client page) are compressed on the fly
+  // at a moderate Brotli level; the built files were compressed once at build time.
+  await app.register(compress, {
+    global: true,
+    threshold: COMPRESS_THRESHOLD,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  })
+
+  const dist = options.webDist && fs.existsSync(path.join(options.webDist, 'index.html')) ? options.webDist : null
+  const indexHtml = dist ? fs.readFileSync(path.join(dist, 'index.html')) : null
+  if (dist) {
+    await app.register(async (files) => {
+      // The client's files are public: signing in happens inside them.
+      files.addHook('onRoute', (route) => {
+        route.config = { ...route.config, auth: 'public' }
+        route.schema = { ...route.schema, hide: true }
+      })
+      await files.register(fastifyStatic, {
+        root: dist,
+        prefix: '/',
+        wildcard: false,
+        index: false,
+        // web/scripts/precompress.mjs wrote a .br and .gz beside each compressible file.
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders: (reply, file) => {
+          const relative = path.relative(dist, file).split(path.sep).join('/')
+          if (relative.startsWith('assets/')) reply.header('Cache-Control', IMMUTABLE)
+          else if (/\.html(\.br|\.gz)?$/.test(relative)) reply.header('Cache-Control', 'no-cache')
+          else reply.header('Cache-Control', 'public, max-age=86400')
+        },
+      })
+    })
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0]!
+    const segment = pathname.split('/')[1] ?? ''
+    const page = request.method === 'GET' || request.method === 'HEAD'
+    if (indexHtml && page && !API_SEGMENTS.has(segment) && !FILE_LIKE.test(pathname)) {
+      // Client-side routes of the single-page web client; revalidated on every
+      // load so a new build's asset names are picked up at once.
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml)
+    }
+    return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
+  })
+}
+
+export default fp(web, { name: 'web' })
