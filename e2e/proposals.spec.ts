@@ -1,110 +1,125 @@
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, seat, signInPage, unique, type Account } from './api';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
+import {
+  adminApi,
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  createUser,
+  createWard,
+  seat,
+  signInPage,
+  unique,
+  type Account,
+} from './api'
 
 /** Drags with real pointer events, as a person would (dnd-kit's pointer sensor). */
 async function dragTo(page: Page, card: Locator, column: Locator) {
-  const from = (await card.locator('.pcard-calling').boundingBox())!;
-  const to = (await column.boundingBox())!;
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 });
-  await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 });
+  const from = (await card.locator('.pcard-calling').boundingBox())!
+  const to = (await column.boundingBox())!
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 })
+  await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 })
   // Drop only once the column shows the card is over it (as a user would).
-  await expect(column).toHaveClass(/column-over/);
-  await page.mouse.up();
+  await expect(column).toHaveClass(/column-over/)
+  await page.mouse.up()
 }
 
-const column = (page: Page, stage: string) => page.locator(`section[data-stage="${stage}"]`);
+const column = (page: Page, stage: string) => page.locator(`section[data-stage="${stage}"]`)
 
 async function approveOnBoard(browser: Browser, voter: Account, name: string) {
-  const page = await signInPage(browser, voter);
-  const card = page.getByRole('article', { name });
-  await expect(card).toBeVisible();
-  await card.getByRole('button', { name: `Approve ${name}` }).click();
-  await expect(page.getByText('Approval recorded.')).toBeVisible();
-  await page.context().close();
+  const page = await signInPage(browser, voter)
+  const card = page.getByRole('article', { name })
+  await expect(card).toBeVisible()
+  await card.getByRole('button', { name: `Approve ${name}` }).click()
+  await expect(page.getByText('Approval recorded.')).toBeVisible()
+  await page.context().close()
 }
 
-test('a bishop submits, the presidency and high council vote it through, a manager drags it to done', async ({ browser, request }) => {
-  test.setTimeout(180_000);
-  const admin = await adminApi(request);
+test('a bishop submits, the presidency and high council vote it through, a manager drags it to done', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000)
+  const admin = await adminApi(request)
 
   // Setup through the API: the people and seats this story needs.
-  const bishop = await createUser(request, admin, 'Bishop', 'Aldana');
-  const ward = await createWard(admin, unique('Riverside '), bishop.id, 570);
-  const presidency = [await createUser(request, admin, 'Pres', 'One'), await createUser(request, admin, 'Pres', 'Two')];
-  await seat(admin, 'stake_president', presidency[0]!.id);
-  await seat(admin, 'stake_first_counselor', presidency[1]!.id);
-  const councilors: Account[] = [];
+  const bishop = await createUser(request, admin, 'Bishop', 'Aldana')
+  const ward = await createWard(admin, unique('Riverside '), bishop.id, 570)
+  const presidency = [await createUser(request, admin, 'Pres', 'One'), await createUser(request, admin, 'Pres', 'Two')]
+  await seat(admin, 'stake_president', presidency[0]!.id)
+  await seat(admin, 'stake_first_counselor', presidency[1]!.id)
+  const councilors: Account[] = []
   for (let i = 0; i < 3; i++) {
-    const hc = await createUser(request, admin, 'Council', `Member${i}`);
-    await seat(admin, 'high_councilor', hc.id);
-    councilors.push(hc);
+    const hc = await createUser(request, admin, 'Council', `Member${i}`)
+    await seat(admin, 'high_councilor', hc.id)
+    councilors.push(hc)
   }
 
   // 1. The bishop proposes someone; the ward is fixed to his own.
-  const bp = await signInPage(browser, bishop);
-  await bp.getByRole('link', { name: 'New proposal' }).click();
-  await expect(bp.getByRole('heading', { name: 'New proposal' })).toBeVisible();
-  await expect(bp.getByLabel('Ward')).toHaveValue(ward.name);
-  await expect(bp.getByLabel('Ward')).not.toBeEditable();
+  const bp = await signInPage(browser, bishop)
+  await bp.getByRole('link', { name: 'New proposal' }).click()
+  await expect(bp.getByRole('heading', { name: 'New proposal' })).toBeVisible()
+  await expect(bp.getByLabel('Ward')).toHaveValue(ward.name)
+  await expect(bp.getByLabel('Ward')).not.toBeEditable()
   // Validation happens before anything is sent.
-  await bp.getByRole('button', { name: 'Submit proposal' }).click();
-  await expect(bp.getByText('Enter the first name.')).toBeVisible();
-  const fname = unique('Mara');
-  const name = `${fname} Quintana`;
-  await bp.getByLabel('First name').fill(fname);
-  await bp.getByLabel('Last name').fill('Quintana');
-  await bp.getByLabel('Spouse name').fill('Diego Quintana');
-  await bp.getByLabel('Proposed calling').fill('Primary President');
-  await bp.getByRole('button', { name: 'Submit proposal' }).click();
-  await expect(bp).toHaveURL(/\/proposals\/\d+$/);
-  await expect(bp.getByRole('heading', { name: new RegExp(name) })).toBeVisible();
-  const id = Number(bp.url().split('/').pop());
-  await bp.getByLabel('Add a comment').fill('Has served faithfully in the nursery.');
-  await bp.getByRole('button', { name: 'Post comment' }).click();
-  await expect(bp.getByText('Has served faithfully in the nursery.')).toBeVisible();
-  await bp.context().close();
+  await bp.getByRole('button', { name: 'Submit proposal' }).click()
+  await expect(bp.getByText('Enter the first name.')).toBeVisible()
+  const fname = unique('Mara')
+  const name = `${fname} Quintana`
+  await bp.getByLabel('First name').fill(fname)
+  await bp.getByLabel('Last name').fill('Quintana')
+  await bp.getByLabel('Spouse name').fill('Diego Quintana')
+  await bp.getByLabel('Proposed calling').fill('Primary President')
+  await bp.getByRole('button', { name: 'Submit proposal' }).click()
+  await expect(bp).toHaveURL(/\/proposals\/\d+$/)
+  await expect(bp.getByRole('heading', { name: new RegExp(name) })).toBeVisible()
+  const id = Number(bp.url().split('/').pop())
+  await bp.getByLabel('Add a comment').fill('Has served faithfully in the nursery.')
+  await bp.getByRole('button', { name: 'Post comment' }).click()
+  await expect(bp.getByText('Has served faithfully in the nursery.')).toBeVisible()
+  await bp.context().close()
 
   // 2. Two of the presidency approve on the board: it moves to high council approval.
-  for (const p of presidency) await approveOnBoard(browser, p, name);
+  for (const p of presidency) await approveOnBoard(browser, p, name)
   // 3. Three high councilors approve: it moves to the interview.
   for (const hc of councilors) {
-    const page = await signInPage(browser, hc);
-    const card = column(page, 'hc_approval').getByRole('article', { name });
-    await expect(card).toBeVisible();
-    await card.getByRole('button', { name: `Approve ${name}` }).click();
-    await expect(card.getByText('You approved').or(column(page, 'interview').getByRole('article', { name }))).toBeVisible();
-    await page.context().close();
+    const page = await signInPage(browser, hc)
+    const card = column(page, 'hc_approval').getByRole('article', { name })
+    await expect(card).toBeVisible()
+    await card.getByRole('button', { name: `Approve ${name}` }).click()
+    await expect(
+      card.getByText('You approved').or(column(page, 'interview').getByRole('article', { name })),
+    ).toBeVisible()
+    await page.context().close()
   }
 
   // 4. A manager drags it along, one stage at a time, to done.
-  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const card = (stage: string) => column(mp, stage).getByTestId(`card-${id}`);
-  await expect(card('interview')).toBeVisible();
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+  const card = (stage: string) => column(mp, stage).getByTestId(`card-${id}`)
+  await expect(card('interview')).toBeVisible()
   for (const [from, to] of [
     ['interview', 'sustain'],
     ['sustain', 'set_apart'],
     ['set_apart', 'record'],
     ['record', 'done'],
   ] as const) {
-    await dragTo(mp, card(from), column(mp, to));
-    await expect(card(to)).toBeVisible();
-    await expect(card(from)).toHaveCount(0);
+    await dragTo(mp, card(from), column(mp, to))
+    await expect(card(to)).toBeVisible()
+    await expect(card(from)).toHaveCount(0)
   }
 
   // The proposal page shows the whole history.
-  await card('done').getByRole('link', { name }).click();
-  await expect(mp.getByRole('heading', { name: 'History' })).toBeVisible();
-  const timeline = mp.locator('.history .timeline li');
-  await expect(timeline).toHaveCount(7); // submitted + 6 moves
-  await expect(mp.getByText('Has served faithfully in the nursery.')).toBeVisible();
-  await mp.context().close();
-});
+  await card('done').getByRole('link', { name }).click()
+  await expect(mp.getByRole('heading', { name: 'History' })).toBeVisible()
+  const timeline = mp.locator('.history .timeline li')
+  await expect(timeline).toHaveCount(7) // submitted + 6 moves
+  await expect(mp.getByText('Has served faithfully in the nursery.')).toBeVisible()
+  await mp.context().close()
+})
 
 test('a stale drag (someone else moved the card) reloads the board and says so', async ({ browser, request }) => {
-  const admin = await adminApi(request);
-  const ward = await createWard(admin, unique('Hillcrest '));
+  const admin = await adminApi(request)
+  const ward = await createWard(admin, unique('Hillcrest '))
   const created = await admin.req('POST', '/api/calling-kanban/proposals', {
     fname: unique('Stale'),
     lname: 'Card',
@@ -112,24 +127,24 @@ test('a stale drag (someone else moved the card) reloads the board and says so',
     proposed_calling: 'Ward Clerk',
     ward_id: ward.id,
     is_release: true,
-  });
-  expect(created.stage).toBe('interview');
-  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`);
-  await expect(cardIn('interview')).toBeVisible();
+  })
+  expect(created.stage).toBe('interview')
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`)
+  await expect(cardIn('interview')).toBeVisible()
 
   // Another manager moves it first.
-  await admin.req('POST', `/api/calling-kanban/proposals/${created.id}/advance?from_stage=interview`);
+  await admin.req('POST', `/api/calling-kanban/proposals/${created.id}/advance?from_stage=interview`)
   // This board still shows it at interview, so the drag asks interview → sustain.
-  await dragTo(mp, cardIn('interview'), column(mp, 'sustain'));
-  await expect(mp.getByText('Someone else has already moved this proposal')).toBeVisible();
-  await expect(cardIn('sustain')).toBeVisible();
-  await mp.context().close();
-});
+  await dragTo(mp, cardIn('interview'), column(mp, 'sustain'))
+  await expect(mp.getByText('Someone else has already moved this proposal')).toBeVisible()
+  await expect(cardIn('sustain')).toBeVisible()
+  await mp.context().close()
+})
 
 test('a manager can move a card with the keyboard alone', async ({ browser, request }) => {
-  const admin = await adminApi(request);
-  const ward = await createWard(admin, unique('Keyboard '));
+  const admin = await adminApi(request)
+  const ward = await createWard(admin, unique('Keyboard '))
   const created = await admin.req('POST', '/api/calling-kanban/proposals', {
     fname: unique('Kai'),
     lname: 'Board',
@@ -137,24 +152,24 @@ test('a manager can move a card with the keyboard alone', async ({ browser, requ
     proposed_calling: 'Librarian',
     ward_id: ward.id,
     is_release: true,
-  });
-  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`);
-  await expect(cardIn('interview')).toBeVisible();
+  })
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`)
+  await expect(cardIn('interview')).toBeVisible()
   // Focus the card itself (not its link) and lift, move, drop — waiting for
   // each step to show (lifted, then over the next column) as a user would see
   // it, since the drop goes wherever the card is over at that moment.
-  const wrapper = cardIn('interview').locator('xpath=..');
-  await wrapper.focus();
-  await mp.keyboard.press('Space');
-  await expect(wrapper).toHaveClass(/is-dragging/);
-  await mp.keyboard.press('ArrowRight');
-  await expect(column(mp, 'sustain')).toHaveClass(/column-over/);
-  await mp.keyboard.press('Space');
-  await expect(cardIn('sustain')).toBeVisible();
+  const wrapper = cardIn('interview').locator('xpath=..')
+  await wrapper.focus()
+  await mp.keyboard.press('Space')
+  await expect(wrapper).toHaveClass(/is-dragging/)
+  await mp.keyboard.press('ArrowRight')
+  await expect(column(mp, 'sustain')).toHaveClass(/column-over/)
+  await mp.keyboard.press('Space')
+  await expect(cardIn('sustain')).toBeVisible()
   // Enter on the name link still opens the proposal.
-  await cardIn('sustain').getByRole('link').focus();
-  await mp.keyboard.press('Enter');
-  await expect(mp).toHaveURL(new RegExp(`/proposals/${created.id}$`));
-  await mp.context().close();
-});
+  await cardIn('sustain').getByRole('link').focus()
+  await mp.keyboard.press('Enter')
+  await expect(mp).toHaveURL(new RegExp(`/proposals/${created.id}$`))
+  await mp.context().close()
+})

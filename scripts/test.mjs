@@ -45,15 +45,18 @@ const countPlaywright = (text) => {
 let ok = await run('npm', ['test', '-w', 'server'], countNode)
 
 if (fs.existsSync(CHROMIUM)) {
-  ok = (await run('npm', ['run', 'test:e2e', '-w', 'web'], (text) => {
-    countNode(text) // the client's unit tests run first, on node's runner
-    countPlaywright(text)
-  })) && ok
+  ok =
+    (await run('npm', ['run', 'test:e2e', '-w', 'web'], (text) => {
+      countNode(text) // the client's unit tests run first, on node's runner
+      countPlaywright(text)
+    })) && ok
 } else if (process.env.REQUIRE_BROWSER === '1') {
   console.error(`\nChromium is not installed at ${CHROMIUM}: the browser tests cannot run (REQUIRE_BROWSER=1).`)
   ok = false
 } else {
-  console.log(`\nChromium is not installed at ${CHROMIUM}: skipped the browser tests (apt-get install chromium to run them).`)
+  console.log(
+    `\nChromium is not installed at ${CHROMIUM}: skipped the browser tests (apt-get install chromium to run them).`,
+  )
 }
 
 console.log(`\ntotal: ${passed} passed, ${failed} failed`)

@@ -1,6 +1,6 @@
-import { defineConfig, devices } from '@playwright/test';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { defineConfig, devices } from '@playwright/test'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /**
  * End-to-end tests: the real server (server/src/main.ts) on a fresh SQLite
@@ -9,20 +9,20 @@ import { join } from 'node:path';
  * here — a configuration value, not a test-only code path — so the tests
  * exercise the transparent refresh.
  */
-const port = Number(process.env.E2E_PORT ?? 8123);
+const port = Number(process.env.E2E_PORT ?? 8123)
 // Workers re-read this file; the main process fixes the database path once.
-process.env.E2E_DB ??= join(tmpdir(), `stake-e2e-${process.pid}-${Date.now()}.db`);
-process.env.E2E_ADMIN_PASSWORD ??= 'Initial-Admin-Pass-2024';
-process.env.E2E_TOKEN_TTL ??= '5';
+process.env.E2E_DB ??= join(tmpdir(), `stake-e2e-${process.pid}-${Date.now()}.db`)
+process.env.E2E_ADMIN_PASSWORD ??= 'Initial-Admin-Pass-2024'
+process.env.E2E_TOKEN_TTL ??= '5'
 
 // E2E_BASE_URL points the tests at an instance that is already running; then
 // no server is started.
-const external = process.env.E2E_BASE_URL;
+const external = process.env.E2E_BASE_URL
 // E2E_CLIENT=preview serves the same built client with `vite preview` (which
 // proxies /api to the real server) instead of the server's own static files.
-const viaPreview = process.env.E2E_CLIENT === 'preview';
-const apiUrl = `http://127.0.0.1:${port}`;
-const previewUrl = `http://127.0.0.1:${port + 1}`;
+const viaPreview = process.env.E2E_CLIENT === 'preview'
+const apiUrl = `http://127.0.0.1:${port}`
+const previewUrl = `http://127.0.0.1:${port + 1}`
 
 const apiServer = {
   command: 'node --import tsx ../server/src/main.ts',
@@ -41,7 +41,7 @@ const apiServer = {
     COOKIE_SECURE: 'false',
     LOG_LEVEL: 'warn',
   },
-};
+}
 
 const previewServer = {
   command: `npx vite preview --port ${port + 1} --strictPort`,
@@ -50,7 +50,7 @@ const previewServer = {
   timeout: 30_000,
   stdout: 'ignore' as const,
   env: { API_TARGET: apiUrl },
-};
+}
 
 export default defineConfig({
   testDir: '../e2e',
@@ -85,4 +85,4 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } }],
   webServer: external ? undefined : viaPreview ? [apiServer, previewServer] : [apiServer],
-});
+})

@@ -75,7 +75,8 @@ function documentErrors(route: RouteOptions): void {
   if (authenticated) {
     response[401] ??= ErrorBody
     response[403] ??= ErrorBody
-    ;(schema as Record<string, unknown>).security ??= config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
+    ;(schema as Record<string, unknown>).security ??=
+      config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
   }
   if (schema.params) response[404] ??= ErrorBody
   // Any route may meet contention it could not retry away: 503 busy (db/transaction.ts).
@@ -170,14 +171,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   // https (the same switch as the Secure cookie); on plain http they would break it.
   await app.register(helmet, {
     hsts: config.cookieSecure,
-    contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null } },
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: { upgradeInsecureRequests: config.cookieSecure ? [] : null },
+    },
   })
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (request.routeOptions.config.api) reply.header('cache-control', 'no-store')
   })
   if (config.corsOrigins.length > 0) {
-    await app.register(cors, { origin: config.corsOrigins, credentials: true, exposedHeaders: ['X-Total-Count', 'Retry-After'] })
+    await app.register(cors, {
+      origin: config.corsOrigins,
+      credentials: true,
+      exposedHeaders: ['X-Total-Count', 'Retry-After'],
+    })
   }
   await app.register(swagger, {
     openapi: {
@@ -195,7 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     routePrefix: '/docs',
     staticCSP: true,
     // The same rule as for every page: no upgrade-insecure-requests on plain http.
-    transformStaticCSP: (header) => (config.cookieSecure ? header : header.replace(/\s*upgrade-insecure-requests;?/, '')),
+    transformStaticCSP: (header) =>
+      config.cookieSecure ? header : header.replace(/\s*upgrade-insecure-requests;?/, ''),
     uiConfig: { persistAuthorization: false },
   })
   await app.register(authPlugin, ctx)
@@ -204,17 +213,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const markApi = (route: RouteOptions) => {
     route.config = { ...route.config, api: true, helmet: API_HELMET }
   }
-  await app.register(async (api) => {
-    api.addHook('onRoute', markApi)
-    for (const module of MODULES) await api.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
-  }, { prefix: '/api' })
+  await app.register(
+    async (api) => {
+      api.addHook('onRoute', markApi)
+      for (const module of MODULES)
+        await api.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
+    },
+    { prefix: '/api' },
+  )
   // The same handlers at the root as the spec lists them, hidden from the docs.
   await app.register(async (root) => {
     root.addHook('onRoute', (route) => {
       markApi(route)
       route.schema = { ...route.schema, hide: true }
     })
-    for (const module of MODULES) await root.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
+    for (const module of MODULES)
+      await root.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
   })
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

@@ -51,7 +51,10 @@ async function main(argv: string[]): Promise<number> {
         return 0
       case 'create-user': {
         const password = option(args, '--password')
-        const permissions = (option(args, '--permissions') ?? '').split(',').map((p) => p.trim()).filter(Boolean)
+        const permissions = (option(args, '--permissions') ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
         const [email, fname, lname] = args
         if (!email || !fname || !lname) throw new UsageError('create-user needs <email> <fname> <lname>')
         const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p))
@@ -80,7 +83,9 @@ async function main(argv: string[]): Promise<number> {
           await updateUser(trx, user.id, { password_hash, force_password_reset: true, active: true }, now)
           await deleteUserSessions(trx, user.id)
         })
-        console.log(`Password reset for <${user.email}>${password ? '' : `; one-time password: ${chosen}`} (must be changed at sign-in)`)
+        console.log(
+          `Password reset for <${user.email}>${password ? '' : `; one-time password: ${chosen}`} (must be changed at sign-in)`,
+        )
         return 0
       }
       default: {
@@ -99,7 +104,8 @@ class UsageError extends Error {}
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    if (error instanceof UsageError || error instanceof ConfigError) console.error(`Error: ${error.message}\n\n${USAGE}`)
+    if (error instanceof UsageError || error instanceof ConfigError)
+      console.error(`Error: ${error.message}\n\n${USAGE}`)
     else if (error instanceof ValidationFailure) console.error(`Error: ${error.errors.map((e) => e.msg).join('; ')}`)
     else if ((error as { code?: string }).code?.includes('UNIQUE') || (error as { code?: string }).code === '23505')
       console.error('Error: a user with this email already exists')

@@ -47,7 +47,10 @@ describe('configuration from the environment', () => {
       [9000, '0.0.0.0', 'postgres://u@h/db', 'root@example.org', 'first-password', true, 2],
     )
     assert.deepEqual(c.corsOrigins, ['https://a.example', 'https://b.example'])
-    assert.deepEqual([c.accessTokenTtlSeconds, c.spApprovalsRequired, c.hcApprovalsRequired, c.highCouncilSeats, c.logLevel], [60, 3, 7, 9, 'debug'])
+    assert.deepEqual(
+      [c.accessTokenTtlSeconds, c.spApprovalsRequired, c.hcApprovalsRequired, c.highCouncilSeats, c.logLevel],
+      [60, 3, 7, 9, 'debug'],
+    )
   })
 
   it('refuses bad values with a one-line message naming the variable', () => {
@@ -70,7 +73,11 @@ describe('configuration from the environment', () => {
     ]
     for (const env of bad) {
       const name = Object.keys(env)[0]!
-      assert.throws(() => parseConfig(env), (e: Error) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('\n'), name)
+      assert.throws(
+        () => parseConfig(env),
+        (e: Error) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('\n'),
+        name,
+      )
     }
   })
 
@@ -94,7 +101,11 @@ describe('configuration from the environment', () => {
       SHUTDOWN_TIMEOUT_MS: '3000',
     })
     assert.deepEqual(Object.values(c.timeouts), [1000, 2000, 0, 4000, 70_000, 0, 3000])
-    for (const env of [{ DB_STATEMENT_TIMEOUT_MS: '0' }, { REQUEST_TIMEOUT_MS: 'soon' }, { SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' }]) {
+    for (const env of [
+      { DB_STATEMENT_TIMEOUT_MS: '0' },
+      { REQUEST_TIMEOUT_MS: 'soon' },
+      { SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' },
+    ]) {
       assert.throws(() => parseConfig(env), ConfigError, JSON.stringify(env))
     }
   })

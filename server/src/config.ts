@@ -55,7 +55,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** OWASP's argon2id recommendation: 19 MiB, 2 passes, 1 lane. */
 export const PRODUCTION_ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
 
-function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+function int(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`)
@@ -110,14 +116,19 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   const value = raw?.trim() ?? ''
   if (value === '' || value.toLowerCase() === 'false' || value === '0') return false
   if (value.toLowerCase() === 'true') {
-    throw new ConfigError('TRUST_PROXY=true would trust every X-Forwarded-For hop; give a hop count (1-10) or the proxy addresses')
+    throw new ConfigError(
+      'TRUST_PROXY=true would trust every X-Forwarded-For hop; give a hop count (1-10) or the proxy addresses',
+    )
   }
   if (/^\d+$/.test(value)) {
     const hops = Number(value)
     if (hops < 1 || hops > 10) throw new ConfigError(`TRUST_PROXY hop count must be between 1 and 10, got ${hops}`)
     return hops
   }
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean)
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/')
     const family = net.isIP(address ?? '')
@@ -130,7 +141,9 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
 }
 
 /** TRUST_PROXY as Fastify takes it: a hop count becomes "trust the first n hops" (its types lack the number form). */
-export function proxyTrust(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+export function proxyTrust(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust
 }
 
@@ -145,14 +158,18 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError('JWT_SECRET must be at least 32 bytes long')
   }
   const adminEmail = env.ADMIN_EMAIL?.trim() || 'admin@example.com'
-  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`)
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail))
+    throw new ConfigError(`ADMIN_EMAIL is not an email address: "${adminEmail}"`)
   const initialAdminPassword = env.INITIAL_ADMIN_PASSWORD || null
   if (initialAdminPassword !== null && (initialAdminPassword.length < 8 || initialAdminPassword.length > 256)) {
     throw new ConfigError('INITIAL_ADMIN_PASSWORD must be 8 to 256 characters')
   }
   const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel']
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`)
-  const corsOrigins = (env.CORS_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean)
+  const corsOrigins = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entry is not an origin: "${origin}"`)
   }

@@ -35,13 +35,19 @@ function startServer(env: Record<string, string>) {
 }
 
 const cli = (args: string[], env: Record<string, string>) =>
-  spawnSync(process.execPath, [...tsx, path.join(here, 'cli.ts'), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' })
+  spawnSync(process.execPath, [...tsx, path.join(here, 'cli.ts'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  })
 
 // Process-level behaviour does not depend on the database dialect: run once.
 describe('the service as a process', { skip: dialect !== 'sqlite' && 'runs in the SQLite pass only' }, () => {
   it('first start creates the database and prints the one-time admin password once; SIGTERM exits 0', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-main-'))
-    const env = { DATABASE_URL: `sqlite:${path.join(dir, 'data', 'stake.db')}`, PORT: String(18500 + Math.floor(Math.random() * 400)) }
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(dir, 'data', 'stake.db')}`,
+      PORT: String(18500 + Math.floor(Math.random() * 400)),
+    }
     const first = startServer(env)
     await first.ready
     const match = first.output().match(/One-time password:\s+(\S+)/)
@@ -80,7 +86,10 @@ describe('the service as a process', { skip: dialect !== 'sqlite' && 'runs in th
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-cli-'))
     const env = { DATABASE_URL: `sqlite:${path.join(dir, 'stake.db')}` }
     assert.equal(cli(['migrate'], env).status, 0)
-    const created = cli(['create-user', 'clerk@example.org', 'Carl', 'Clerk', '--permissions', 'wards.manage,users.manage'], env)
+    const created = cli(
+      ['create-user', 'clerk@example.org', 'Carl', 'Clerk', '--permissions', 'wards.manage,users.manage'],
+      env,
+    )
     assert.equal(created.status, 0, created.stderr)
     assert.match(created.stdout, /Created user \d+ <clerk@example.org> with one-time password: \S+/)
     const duplicate = cli(['create-user', 'CLERK@example.org', 'C', 'C'], env)

@@ -30,8 +30,12 @@ function loadConfig(): Config {
 async function main(): Promise<void> {
   const config = loadConfig()
   // Connection failures outside any request go to the app's log once it exists.
-  let log: (error: Error, where: string) => void = (error, where) => console.error(`database ${where} error: ${error.message}`)
-  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts, onError: (error, where) => log(error, where) })
+  let log: (error: Error, where: string) => void = (error, where) =>
+    console.error(`database ${where} error: ${error.message}`)
+  const database = createDatabase(config.databaseUrl, {
+    timeouts: config.timeouts,
+    onError: (error, where) => log(error, where),
+  })
   await migrate(database.db)
 
   const app = await buildApp({

@@ -23,7 +23,10 @@ describe('start-up: the first start shows the administrator one sign-in, later s
     const lines = box.trim().split('\n')
     assert.match(lines[0]!, /^┌─+┐$/)
     assert.match(lines.at(-1)!, /^└─+┘$/)
-    assert.ok(lines.every((line) => line.length === lines[0]!.length), 'every line of the box is as wide as its top')
+    assert.ok(
+      lines.every((line) => line.length === lines[0]!.length),
+      'every line of the box is as wide as its top',
+    )
     assert.match(box, /http:\/\/127\.0\.0\.1:8000\//)
     assert.ok(box.includes(first.email))
     assert.ok(box.includes(first.password))

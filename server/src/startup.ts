@@ -16,7 +16,13 @@ export interface FirstRun {
  * Returns the generated password to show once (never written to the JSON log).
  */
 export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<FirstRun | null> {
-  const admin = await ensureBootstrapAdmin(db, new PasswordHasher(config.argon2), config.adminEmail, config.initialAdminPassword, new Date())
+  const admin = await ensureBootstrapAdmin(
+    db,
+    new PasswordHasher(config.argon2),
+    config.adminEmail,
+    config.initialAdminPassword,
+    new Date(),
+  )
   if (!admin.created) return null
   app.log.info({ email: config.adminEmail }, 'bootstrap administrator created')
   return admin.generatedPassword ? { email: config.adminEmail, password: admin.generatedPassword } : null

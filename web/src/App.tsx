@@ -1,15 +1,15 @@
-import { Suspense, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { useAuth } from './auth/AuthProvider';
-import { can } from './auth/roles';
-import type { Permission } from './api/types';
-import { SignInPage } from './auth/SignInPage';
-import { ChangePasswordPage } from './auth/ChangePasswordPage';
-import { Layout } from './components/Layout';
-import { Loading } from './components/ui';
-import { ROUTES } from './routes';
-import { lazyPage } from './resilience/lazyPage';
-import { RouteBoundary } from './resilience/ErrorBoundary';
+import { Suspense, type ReactNode } from 'react'
+import { Navigate, Route, Routes, useLocation } from 'react-router'
+import { useAuth } from './auth/AuthProvider'
+import { can } from './auth/roles'
+import type { Permission } from './api/types'
+import { SignInPage } from './auth/SignInPage'
+import { ChangePasswordPage } from './auth/ChangePasswordPage'
+import { Layout } from './components/Layout'
+import { Loading } from './components/ui'
+import { ROUTES } from './routes'
+import { lazyPage } from './resilience/lazyPage'
+import { RouteBoundary } from './resilience/ErrorBoundary'
 
 // Everything past sign-in is loaded on demand, each page when it is first
 // opened (no prefetch of pages the user may never visit on a slow phone link).
@@ -24,37 +24,37 @@ const pages = {
   wards: () => import('./pages/wards/WardsPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
-};
+}
 // Each retries its download and recovers from a deploy (resilience/chunks.ts).
-const BoardPage = lazyPage(pages.board);
-const ProposalPage = lazyPage(pages.proposal);
-const NewProposalPage = lazyPage(pages.newProposal);
-const SpeakingPage = lazyPage(pages.speaking);
-const CallingsPage = lazyPage(pages.callings);
-const CallingPage = lazyPage(pages.calling);
-const UsersPage = lazyPage(pages.users);
-const WardsPage = lazyPage(pages.wards);
-const ProfilePage = lazyPage(pages.profile);
-const PublicPage = lazyPage(pages.public);
+const BoardPage = lazyPage(pages.board)
+const ProposalPage = lazyPage(pages.proposal)
+const NewProposalPage = lazyPage(pages.newProposal)
+const SpeakingPage = lazyPage(pages.speaking)
+const CallingsPage = lazyPage(pages.callings)
+const CallingPage = lazyPage(pages.calling)
+const UsersPage = lazyPage(pages.users)
+const WardsPage = lazyPage(pages.wards)
+const ProfilePage = lazyPage(pages.profile)
+const PublicPage = lazyPage(pages.public)
 
 function FullPageLoading() {
   return (
     <div className="boot">
       <Loading label="Signing you in…" />
     </div>
-  );
+  )
 }
 
 /** Signed-in users only; a forced password change blocks everything else. */
 function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permission }) {
-  const { status, me } = useAuth();
-  const location = useLocation();
-  if (status === 'loading') return <FullPageLoading />;
+  const { status, me } = useAuth()
+  const location = useLocation()
+  if (status === 'loading') return <FullPageLoading />
   if (status === 'anonymous' || !me) {
-    const next = location.pathname + location.search;
-    return <Navigate to={`${ROUTES.signIn}?next=${encodeURIComponent(next)}`} replace />;
+    const next = location.pathname + location.search
+    return <Navigate to={`${ROUTES.signIn}?next=${encodeURIComponent(next)}`} replace />
   }
-  if (me.force_password_reset) return <Navigate to={ROUTES.changePassword} replace />;
+  if (me.force_password_reset) return <Navigate to={ROUTES.changePassword} replace />
   if (perm && !can(me, perm)) {
     return (
       <Layout>
@@ -63,16 +63,16 @@ function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permissio
           <p>Your account does not have access to this page.</p>
         </div>
       </Layout>
-    );
+    )
   }
-  return <Layout>{children}</Layout>;
+  return <Layout>{children}</Layout>
 }
 
 function Home() {
-  const { status, me } = useAuth();
-  if (status === 'loading') return <FullPageLoading />;
-  if (!me) return <Navigate to={ROUTES.public} replace />;
-  return <Navigate to={me.force_password_reset ? ROUTES.changePassword : ROUTES.board} replace />;
+  const { status, me } = useAuth()
+  if (status === 'loading') return <FullPageLoading />
+  if (!me) return <Navigate to={ROUTES.public} replace />
+  return <Navigate to={me.force_password_reset ? ROUTES.changePassword : ROUTES.board} replace />
 }
 
 /** A route's screen: its own error boundary, so the navigation around it stays usable. */
@@ -81,16 +81,34 @@ function Page({ children }: { children: ReactNode }) {
     <RouteBoundary>
       <Suspense fallback={<Loading />}>{children}</Suspense>
     </RouteBoundary>
-  );
+  )
 }
 
 export function App() {
-  const { status } = useAuth();
+  const { status } = useAuth()
   return (
     <Routes>
       <Route path="/" element={<Home />} />
-      <Route path={ROUTES.signIn} element={status === 'loading' ? <FullPageLoading /> : <Page><SignInPage /></Page>} />
-      <Route path={ROUTES.changePassword} element={<Page><ChangePasswordPage /></Page>} />
+      <Route
+        path={ROUTES.signIn}
+        element={
+          status === 'loading' ? (
+            <FullPageLoading />
+          ) : (
+            <Page>
+              <SignInPage />
+            </Page>
+          )
+        }
+      />
+      <Route
+        path={ROUTES.changePassword}
+        element={
+          <Page>
+            <ChangePasswordPage />
+          </Page>
+        }
+      />
       <Route
         path={ROUTES.public}
         element={
@@ -99,15 +117,96 @@ export function App() {
           </Page>
         }
       />
-      <Route path={ROUTES.board} element={<RequireAuth><Page><BoardPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.newProposal} element={<RequireAuth perm="proposals.submit"><Page><NewProposalPage /></Page></RequireAuth>} />
-      <Route path="/proposals/:id" element={<RequireAuth><Page><ProposalPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.schedule} element={<RequireAuth><Page><SpeakingPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.callings} element={<RequireAuth><Page><CallingsPage /></Page></RequireAuth>} />
-      <Route path="/manage/callings/:id" element={<RequireAuth><Page><CallingPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.users} element={<RequireAuth perm="users.manage"><Page><UsersPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.wards} element={<RequireAuth><Page><WardsPage /></Page></RequireAuth>} />
-      <Route path={ROUTES.profile} element={<RequireAuth><Page><ProfilePage /></Page></RequireAuth>} />
+      <Route
+        path={ROUTES.board}
+        element={
+          <RequireAuth>
+            <Page>
+              <BoardPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.newProposal}
+        element={
+          <RequireAuth perm="proposals.submit">
+            <Page>
+              <NewProposalPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/proposals/:id"
+        element={
+          <RequireAuth>
+            <Page>
+              <ProposalPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.schedule}
+        element={
+          <RequireAuth>
+            <Page>
+              <SpeakingPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.callings}
+        element={
+          <RequireAuth>
+            <Page>
+              <CallingsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/manage/callings/:id"
+        element={
+          <RequireAuth>
+            <Page>
+              <CallingPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.users}
+        element={
+          <RequireAuth perm="users.manage">
+            <Page>
+              <UsersPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.wards}
+        element={
+          <RequireAuth>
+            <Page>
+              <WardsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.profile}
+        element={
+          <RequireAuth>
+            <Page>
+              <ProfilePage />
+            </Page>
+          </RequireAuth>
+        }
+      />
       <Route
         path="*"
         element={
@@ -120,5 +219,5 @@ export function App() {
         }
       />
     </Routes>
-  );
+  )
 }

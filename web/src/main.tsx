@@ -1,15 +1,15 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError } from './api/client';
-import { AuthProvider } from './auth/AuthProvider';
-import { NoticeProvider } from './components/Notice';
-import { App } from './App';
-import { ErrorBoundary } from './resilience/ErrorBoundary';
-import { OfflineBanner } from './resilience/OfflineBanner';
-import { watchConnection } from './resilience/connection';
-import './styles.css';
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { BrowserRouter } from 'react-router'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { ApiError } from './api/client'
+import { AuthProvider } from './auth/AuthProvider'
+import { NoticeProvider } from './components/Notice'
+import { App } from './App'
+import { ErrorBoundary } from './resilience/ErrorBoundary'
+import { OfflineBanner } from './resilience/OfflineBanner'
+import { watchConnection } from './resilience/connection'
+import './styles.css'
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -20,9 +20,9 @@ const queryClient = new QueryClient({
       retry: (count, err) => !(err instanceof ApiError && err.status >= 400 && err.status < 500) && count < 2,
     },
   },
-});
+})
 
-watchConnection();
+watchConnection()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -39,4 +39,4 @@ createRoot(document.getElementById('root')!).render(
       </QueryClientProvider>
     </ErrorBoundary>
   </StrictMode>,
-);
+)

@@ -15,4 +15,4 @@ export const ROUTES = {
   wards: '/manage/wards',
   profile: '/profile',
   public: '/public',
-};
+}

@@ -14,7 +14,15 @@ export type Stage = (typeof STAGES)[number]
 export const VOTING_STAGES = ['sp_approval', 'hc_approval'] as const satisfies readonly OpenStage[]
 
 /** A call's path to done. */
-export const CALL_PATH = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart', 'record', 'done'] as const satisfies readonly Stage[]
+export const CALL_PATH = [
+  'sp_approval',
+  'hc_approval',
+  'interview',
+  'sustain',
+  'set_apart',
+  'record',
+  'done',
+] as const satisfies readonly Stage[]
 /** A release's path: it needs no votes and nobody is set apart. */
 export const RELEASE_PATH = ['interview', 'sustain', 'record', 'done'] as const satisfies readonly Stage[]
 

@@ -24,7 +24,8 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
  * `Boolean(...)` on both dialects.
  */
 function sqliteDriver(raw: BetterSqlite3.Database) {
-  const bind = (params: readonly unknown[]) => params.map((value) => (typeof value === 'boolean' ? Number(value) : value))
+  const bind = (params: readonly unknown[]) =>
+    params.map((value) => (typeof value === 'boolean' ? Number(value) : value))
   return {
     close: () => raw.close(),
     prepare: (sql: string) => {
@@ -43,7 +44,12 @@ function sqliteDriver(raw: BetterSqlite3.Database) {
   }
 }
 
-const NOTHING_TO_ROLL_BACK = { reader: false, all: () => [], run: () => ({ changes: 0, lastInsertRowid: 0 }), iterate: () => [][Symbol.iterator]() }
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+}
 
 export function openSqlite(file: string, busyTimeoutMs = DEFAULT_TIMEOUTS.sqliteBusyTimeoutMs): BetterSqlite3.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
@@ -61,7 +67,11 @@ export interface DatabaseTimeouts extends PgTimeouts {
 }
 
 /** The defaults of config.ts, for callers without a configuration (tests, CLI). */
-export const DEFAULT_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 3000, statementTimeoutMs: 5000, sqliteBusyTimeoutMs: 2000 }
+export const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
+  connectTimeoutMs: 3000,
+  statementTimeoutMs: 5000,
+  sqliteBusyTimeoutMs: 2000,
+}
 
 export interface DatabaseOptions {
   poolSize?: number

@@ -9,7 +9,10 @@ const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '
 const provider: MigrationProvider = {
   async getMigrations() {
     const migrations: Record<string, Migration> = {}
-    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f)).sort()
+    const files = fs
+      .readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f))
+      .sort()
     for (const file of files) {
       migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)
     }

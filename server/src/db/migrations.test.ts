@@ -15,11 +15,14 @@ describe('migrations: no change counters', () => {
     const db = t.database.db
     const tables =
       dialect === 'postgres'
-        ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)
+        ? await sql<{
+            name: string
+          }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db)
         : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db)
     const names = tables.rows.map((r) => r.name)
     assert.ok(names.includes('proposals'), 'the schema was read')
-    for (const counter of ['board_version', 'auth_version', 'speaking_version']) assert.ok(!names.includes(counter), counter)
+    for (const counter of ['board_version', 'auth_version', 'speaking_version'])
+      assert.ok(!names.includes(counter), counter)
 
     const triggers =
       dialect === 'postgres'

@@ -38,8 +38,7 @@ declare module 'fastify' {
   }
 }
 
-export const PASSWORD_CHANGE_REQUIRED = () =>
-  new AppError(403, 'password_change_required', 'Password change required')
+export const PASSWORD_CHANGE_REQUIRED = () => new AppError(403, 'password_change_required', 'Password change required')
 
 /** The actor of a route declared 'user' or with a permission. */
 export function requireActor(request: FastifyRequest): Actor {

@@ -28,9 +28,17 @@ export function toFieldError(context: string, error: AjvError): FieldError {
       loc.push(String(p.missingProperty))
       return { loc, msg: 'Field required', type: 'missing' }
     case 'type':
-      return { loc, msg: `Input should be a valid ${typeName(String(p.type))}`, type: `${typeName(String(p.type))}_type` }
+      return {
+        loc,
+        msg: `Input should be a valid ${typeName(String(p.type))}`,
+        type: `${typeName(String(p.type))}_type`,
+      }
     case 'minLength':
-      return { loc, msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`, type: 'string_too_short' }
+      return {
+        loc,
+        msg: `String should have at least ${p.limit} character${p.limit === 1 ? '' : 's'}`,
+        type: 'string_too_short',
+      }
     case 'maxLength':
       return { loc, msg: `String should have at most ${p.limit} characters`, type: 'string_too_long' }
     case 'minimum':
@@ -74,7 +82,11 @@ function dedupe(errors: FieldError[]): FieldError[] {
 }
 
 const size = (bytes: number) =>
-  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
+  bytes % (1024 * 1024) === 0
+    ? `${bytes / (1024 * 1024)} MiB`
+    : bytes % 1024 === 0
+      ? `${bytes / 1024} KiB`
+      : `${bytes} bytes`
 
 /**
  * The one place that writes error JSON: validation, auth, domain and unknown
@@ -93,25 +105,37 @@ export default fp(async function errorsPlugin(app: FastifyInstance) {
     }
     if (error instanceof AppError) {
       reply.headers(error.headers)
-      return reply.status(error.status).send(error.code ? { detail: error.message, code: error.code } : { detail: error.message })
+      return reply
+        .status(error.status)
+        .send(error.code ? { detail: error.message, code: error.code } : { detail: error.message })
     }
     if (error instanceof ValidationFailure) {
       return reply.status(422).send({ detail: error.errors })
     }
     if (error.validation) {
       const context = error.validationContext ?? 'body'
-      return reply.status(422).send({ detail: dedupe(error.validation.map((e) => toFieldError(context, e as AjvError))) })
+      return reply
+        .status(422)
+        .send({ detail: dedupe(error.validation.map((e) => toFieldError(context, e as AjvError))) })
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.status(422).send({
-          detail: [{ loc: ['header', 'content-type'], msg: `Unsupported content type: ${request.headers['content-type'] ?? 'none'}`, type: 'content_type' }],
+          detail: [
+            {
+              loc: ['header', 'content-type'],
+              msg: `Unsupported content type: ${request.headers['content-type'] ?? 'none'}`,
+              type: 'content_type',
+            },
+          ],
         })
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return reply.status(422).send({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] })
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.status(413).send({ detail: `Request body is too large (limit ${size(request.routeOptions.bodyLimit)})` })
+        return reply
+          .status(413)
+          .send({ detail: `Request body is too large (limit ${size(request.routeOptions.bodyLimit)})` })
     }
     // A JSON.parse failure from a content-type parser.
     if (error instanceof SyntaxError) {

@@ -52,38 +52,71 @@ function wrongValue(schema: JsonSchema): fc.Arbitrary<unknown> {
   const options: fc.Arbitrary<unknown>[] = []
   if (!ok.has('string')) options.push(fc.string({ maxLength: 12 }), fc.constantFrom('5', '0x10', '1e3', 'true', ''))
   if (!ok.has('integer') && !ok.has('number')) options.push(fc.integer(), fc.constantFrom(0, 1, -1))
-  if (ok.has('integer') && !ok.has('number')) options.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)))
+  if (ok.has('integer') && !ok.has('number'))
+    options.push(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Number.isInteger(n)))
   if (!ok.has('boolean')) options.push(fc.boolean())
   if (!ok.has('null')) options.push(fc.constant(null))
   if (!ok.has('array')) options.push(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }))
-  if (!ok.has('object')) options.push(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }))
+  if (!ok.has('object'))
+    options.push(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }))
   return fc.oneof(...options)
 }
 
 /** A body with at least one property of a wrong type, or a body that is not an object at all. */
 function wrongBody(schema: JsonSchema): fc.Arbitrary<unknown> {
   const names = Object.keys(schema.properties ?? {})
-  const notAnObject = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }))
-  if (names.length === 0) return notAnObject
-  const withWrongField = fc.constantFrom(...names).chain((name) =>
-    fc
-      .record(Object.fromEntries(names.map((n) => [n, fc.jsonValue({ maxDepth: 1 })])), { requiredKeys: [] })
-      .chain((others) => wrongValue(schema.properties![name]!).map((wrong) => ({ ...others, [name]: wrong }))),
+  const notAnObject = fc.oneof(
+    fc.integer(),
+    fc.string({ maxLength: 8 }),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 2 }),
   )
+  if (names.length === 0) return notAnObject
+  const withWrongField = fc
+    .constantFrom(...names)
+    .chain((name) =>
+      fc
+        .record(Object.fromEntries(names.map((n) => [n, fc.jsonValue({ maxDepth: 1 })])), { requiredKeys: [] })
+        .chain((others) => wrongValue(schema.properties![name]!).map((wrong) => ({ ...others, [name]: wrong }))),
+    )
   return fc.oneof({ arbitrary: withWrongField, weight: 4 }, { arbitrary: notAnObject, weight: 1 })
 }
 
 /** Path ids that are not plain decimal digits. */
 const wrongId = fc.oneof(
-  fc.constantFrom('0x10', '+1', '-1', '1e3', '1.0', ' 1', '1 ', '0b1', '0o7', 'Infinity', 'NaN', '１', 'abc', '%00', '%2F'),
+  fc.constantFrom(
+    '0x10',
+    '+1',
+    '-1',
+    '1e3',
+    '1.0',
+    ' 1',
+    '1 ',
+    '0b1',
+    '0o7',
+    'Infinity',
+    'NaN',
+    '１',
+    'abc',
+    '%00',
+    '%2F',
+  ),
   fc.string({ minLength: 1, maxLength: 6 }).filter((s) => !/^\d+$/.test(s)),
 )
 
 /** Query values wrong for an integer or boolean parameter. */
 function wrongQueryValue(schema: JsonSchema): fc.Arbitrary<string> | null {
   const ok = typesOf(schema)
-  if (ok.has('integer') || ok.has('number')) return fc.oneof(fc.constantFrom('0x10', '+5', '1e3', '-1', '1.5', ' 7', 'ten'), fc.string({ maxLength: 5 }).filter((s) => !/^\d+$/.test(s)))
-  if (ok.has('boolean')) return fc.oneof(fc.constantFrom('1', '0', 'yes', 'TRUE', ' true', ''), fc.string({ maxLength: 5 }).filter((s) => s !== 'true' && s !== 'false'))
+  if (ok.has('integer') || ok.has('number'))
+    return fc.oneof(
+      fc.constantFrom('0x10', '+5', '1e3', '-1', '1.5', ' 7', 'ten'),
+      fc.string({ maxLength: 5 }).filter((s) => !/^\d+$/.test(s)),
+    )
+  if (ok.has('boolean'))
+    return fc.oneof(
+      fc.constantFrom('1', '0', 'yes', 'TRUE', ' true', ''),
+      fc.string({ maxLength: 5 }).filter((s) => s !== 'true' && s !== 'false'),
+    )
   return null
 }
 
@@ -101,7 +134,11 @@ function assertDocumentedError(res: LightMyRequestResponse, what: string): void 
   } else {
     assert.equal(typeof body.detail, 'string', `${what}: ${res.body}`)
     assert.ok(body.code === undefined || typeof body.code === 'string', `${what}: ${res.body}`)
-    assert.deepEqual(Object.keys(body).filter((k) => k !== 'detail' && k !== 'code'), [], `${what}: ${res.body}`)
+    assert.deepEqual(
+      Object.keys(body).filter((k) => k !== 'detail' && k !== 'code'),
+      [],
+      `${what}: ${res.body}`,
+    )
   }
 }
 
@@ -130,10 +167,19 @@ describe('property: every route refuses wrong-typed input with a documented 4xx 
     assert.ok(routes.length > 30, 'the document lists the routes')
     const names =
       dialect === 'postgres'
-        ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(t.database.db)
-        : await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(t.database.db)
+        ? await sql<{
+            name: string
+          }>`select table_name as name from information_schema.tables where table_schema = 'public'`.execute(
+            t.database.db,
+          )
+        : await sql<{
+            name: string
+          }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`.execute(t.database.db)
     // Everything but what signing in and out writes by design.
-    tables = names.rows.map((r) => r.name).filter((n) => !/^(sessions|session_retired_tokens|login_throttle|kysely_migration.*)$/.test(n)).sort()
+    tables = names.rows
+      .map((r) => r.name)
+      .filter((n) => !/^(sessions|session_retired_tokens|login_throttle|kysely_migration.*)$/.test(n))
+      .sort()
   })
 
   /** Every row of every domain table: any write shows as a difference. */
@@ -150,21 +196,35 @@ describe('property: every route refuses wrong-typed input with a documented 4xx 
     t.app.inject({
       method: route.method as 'GET',
       url,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
     })
 
   /** `notFound`: a 404 is as good as a 422 (a path id that is no id at all may match no route, contract S1). */
-  async function check(label: string, arbitrary: fc.Arbitrary<{ url: string; payload?: unknown }>, route: Route, notFound = false) {
-    for (const [who, token] of [['admin', admin.token], ['anonymous', null]] as const) {
+  async function check(
+    label: string,
+    arbitrary: fc.Arbitrary<{ url: string; payload?: unknown }>,
+    route: Route,
+    notFound = false,
+  ) {
+    for (const [who, token] of [
+      ['admin', admin.token],
+      ['anonymous', null],
+    ] as const) {
       await fc.assert(
         fc.asyncProperty(arbitrary, async ({ url, payload }) => {
           const before = await snapshot()
           const res = await send(route, url, token, payload)
           assertDocumentedError(res, `${who} ${route.method} ${url} ${JSON.stringify(payload)}`)
-          const expected = res.statusCode === 422 || (notFound && res.statusCode === 404 && res.json().code === 'not_found')
+          const expected =
+            res.statusCode === 422 || (notFound && res.statusCode === 404 && res.json().code === 'not_found')
           if (who === 'admin' && !expected) {
-            assert.fail(`${label}: ${route.method} ${url} ${JSON.stringify(payload)} answered ${res.statusCode}, not 422: ${res.body}`)
+            assert.fail(
+              `${label}: ${route.method} ${url} ${JSON.stringify(payload)} answered ${res.statusCode}, not 422: ${res.body}`,
+            )
           }
           assert.equal(await snapshot(), before, `${route.method} ${url} ${JSON.stringify(payload)} wrote something`)
         }),
@@ -175,7 +235,11 @@ describe('property: every route refuses wrong-typed input with a documented 4xx 
 
   it('wrong-typed JSON bodies: 422 listing body fields, nothing written', async () => {
     for (const route of routes.filter((r) => r.body)) {
-      await check('body', wrongBody(route.body!).map((payload) => ({ url: urlOf(route, {}), payload })), route)
+      await check(
+        'body',
+        wrongBody(route.body!).map((payload) => ({ url: urlOf(route, {}), payload })),
+        route,
+      )
     }
   })
 
@@ -183,7 +247,11 @@ describe('property: every route refuses wrong-typed input with a documented 4xx 
     for (const route of routes.filter((r) => r.params.some((p) => typesOf(p.schema).has('integer')))) {
       const intParams = route.params.filter((p) => typesOf(p.schema).has('integer'))
       const arbitrary = fc
-        .record(Object.fromEntries(intParams.map((p) => [p.name, fc.option(wrongId.map(encodeURIComponent), { nil: undefined })])))
+        .record(
+          Object.fromEntries(
+            intParams.map((p) => [p.name, fc.option(wrongId.map(encodeURIComponent), { nil: undefined })]),
+          ),
+        )
         .filter((ids) => Object.values(ids).some((v) => v !== undefined))
         .map((ids) => ({ url: urlOf(route, ids as Record<string, string>), payload: route.body ? {} : undefined }))
       await check('path', arbitrary, route, true)

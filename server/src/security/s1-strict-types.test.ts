@@ -10,7 +10,15 @@ describe('S1 strict types', () => {
   const t = useTestApp()
   let admin: As
   let adminAny: Awaited<ReturnType<typeof signedIn>>['as']
-  const wardCount = async () => Number((await t.database.db.selectFrom('wards').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  const wardCount = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('wards')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
 
   before(async () => {
     adminAny = (await signedIn(t, { permissions: ALL_PERMISSIONS })).as
@@ -20,13 +28,18 @@ describe('S1 strict types', () => {
   it('a null, a string or a number of the wrong type in a JSON body is a 422 listing every field, and nothing is written', async () => {
     const before = await wardCount()
     assert.deepEqual(locs(await admin('POST', '/api/wards/', { name: 'X', start_time: null })), ['body.start_time'])
-    assert.deepEqual(locs(await admin('POST', '/api/wards/', { name: 5, start_time: 'ten' })).sort(), ['body.name', 'body.start_time'])
-    assert.deepEqual(locs(await admin('POST', '/api/wards/', { name: 'X', start_time: '600' })), ['body.start_time'])
-    assert.deepEqual(locs(await admin('POST', '/api/callings/', { name: unique('C'), is_public: 'true', max_slots: '2' })).sort(), [
-      'body.is_public',
-      'body.max_slots',
+    assert.deepEqual(locs(await admin('POST', '/api/wards/', { name: 5, start_time: 'ten' })).sort(), [
+      'body.name',
+      'body.start_time',
     ])
-    assert.deepEqual(locs(await admin('POST', '/api/callings/', { name: unique('C'), is_public: 1 })), ['body.is_public'])
+    assert.deepEqual(locs(await admin('POST', '/api/wards/', { name: 'X', start_time: '600' })), ['body.start_time'])
+    assert.deepEqual(
+      locs(await admin('POST', '/api/callings/', { name: unique('C'), is_public: 'true', max_slots: '2' })).sort(),
+      ['body.is_public', 'body.max_slots'],
+    )
+    assert.deepEqual(locs(await admin('POST', '/api/callings/', { name: unique('C'), is_public: 1 })), [
+      'body.is_public',
+    ])
     assert.equal(await wardCount(), before)
   })
 
@@ -54,7 +67,10 @@ describe('S1 strict types', () => {
 
   it('query integers and booleans are strict too', async () => {
     assert.deepEqual(locs(await admin('GET', '/api/callings/?limit=0x10')), ['query.limit'])
-    assert.deepEqual(locs(await admin('GET', '/api/callings/?limit=1e1&offset=-0')).sort(), ['query.limit', 'query.offset'])
+    assert.deepEqual(locs(await admin('GET', '/api/callings/?limit=1e1&offset=-0')).sort(), [
+      'query.limit',
+      'query.offset',
+    ])
     assert.deepEqual(locs(await admin('GET', '/api/callings/?is_public=1')), ['query.is_public'])
     assert.deepEqual(locs(await admin('GET', '/api/callings/?limit=%205')), ['query.limit'])
     const ok = await admin('GET', '/api/callings/?limit=2&offset=0&is_public=true')
@@ -66,7 +82,12 @@ describe('S1 strict types', () => {
     const name = unique('Proto ')
     const { token } = await signedIn(t, { permissions: ALL_PERMISSIONS })
     const raw = (payload: string) =>
-      t.app.inject({ method: 'POST', url: '/api/wards/', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload })
+      t.app.inject({
+        method: 'POST',
+        url: '/api/wards/',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload,
+      })
     const created = await raw(`{"__proto__":{"start_time":1},"name":"${name}","start_time":540}`)
     assert.equal(created.statusCode, 201, created.body)
     assert.equal(created.json().start_time, 540)

@@ -31,7 +31,12 @@ describe('S10 interview dates and interviewers', () => {
   it('a completion_date in 1900, before the submission or more than a day ahead is a 422, and nothing moves', async () => {
     const p = await atInterview(clerk.user.id)
     const complete = (date: string) => clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=${date}`)
-    for (const date of ['1900-01-01T00:00:00Z', '2026-03-01T11:59:59Z', '2026-03-02T12:00:01Z', '2099-01-01T00:00:00Z']) {
+    for (const date of [
+      '1900-01-01T00:00:00Z',
+      '2026-03-01T11:59:59Z',
+      '2026-03-02T12:00:01Z',
+      '2099-01-01T00:00:00Z',
+    ]) {
       assert.deepEqual(locs(await complete(date)), ['query.completion_date'], date)
     }
     assert.equal(await stageOf(p.id), 'interview')

@@ -24,10 +24,18 @@ describe('S2 the last user manager', () => {
     const a = await signedIn(t, { permissions: ['users.manage'] })
     const b = await signedIn(t, { permissions: ['users.manage'] })
     // Everyone else loses the grant first, so a and b are the last two.
-    const others = await t.database.db.selectFrom('user_permissions').select('user_id').where('permission', '=', 'users.manage').execute()
+    const others = await t.database.db
+      .selectFrom('user_permissions')
+      .select('user_id')
+      .where('permission', '=', 'users.manage')
+      .execute()
     for (const { user_id } of others) {
       if (user_id !== a.user.id && user_id !== b.user.id) {
-        await t.database.db.deleteFrom('user_permissions').where('user_id', '=', user_id).where('permission', '=', 'users.manage').execute()
+        await t.database.db
+          .deleteFrom('user_permissions')
+          .where('user_id', '=', user_id)
+          .where('permission', '=', 'users.manage')
+          .execute()
       }
     }
     const results = await Promise.all([
@@ -35,8 +43,16 @@ describe('S2 the last user manager', () => {
       b.as('PUT', `/api/users/${b.user.id}/permissions`, { permissions: [] }),
     ])
     assert.deepEqual(results.map((r) => r.statusCode).sort(), [200, 409])
-    expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_manager')
-    const left = await t.database.db.selectFrom('user_permissions').select('user_id').where('permission', '=', 'users.manage').execute()
+    expectError(
+      results.find((r) => r.statusCode === 409)!,
+      409,
+      'last_manager',
+    )
+    const left = await t.database.db
+      .selectFrom('user_permissions')
+      .select('user_id')
+      .where('permission', '=', 'users.manage')
+      .execute()
     assert.equal(left.length, 1)
   })
 })

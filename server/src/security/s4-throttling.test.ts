@@ -50,14 +50,18 @@ describe('S4 atomic login throttling', () => {
 
   it('the same for an unknown account (no enumeration through the throttle)', async () => {
     checks = 0
-    const results = await Promise.all(Array.from({ length: 40 }, () => attempt('nobody-here@example.org', 'wrong-password', '203.0.113.21')))
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => attempt('nobody-here@example.org', 'wrong-password', '203.0.113.21')),
+    )
     assert.ok(checks <= 5, `${checks} password checks`)
     assert.equal(results.filter((r) => r.statusCode === 429).length, 40 - checks)
   })
 
   it('one address: at most 100 of 130 parallel attempts over many accounts reach the check', async () => {
     checks = 0
-    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => attempt(`ghost${i}@example.org`, 'wrong-password', '198.51.100.77')))
+    const results = await Promise.all(
+      Array.from({ length: 130 }, (_, i) => attempt(`ghost${i}@example.org`, 'wrong-password', '198.51.100.77')),
+    )
     assert.ok(checks <= 100, `${checks} password checks`)
     for (const res of results.filter((r) => r.statusCode !== 401)) assertThrottled(res)
     assert.ok(results.filter((r) => r.statusCode === 429).length >= 30)
@@ -65,7 +69,8 @@ describe('S4 atomic login throttling', () => {
 
   it('a wrong old_password counts toward the account’s limit: after 5 wrong, 429 (also for signing in)', async () => {
     const me = await signedIn(t)
-    const change = (old_password: string) => me.as('PATCH', `/api/users/${me.user.id}/password`, { old_password, new_password: 'a brand new passphrase' })
+    const change = (old_password: string) =>
+      me.as('PATCH', `/api/users/${me.user.id}/password`, { old_password, new_password: 'a brand new passphrase' })
     for (let i = 0; i < 5; i++) assert.equal((await change('not-my-password')).statusCode, 400)
     checks = 0
     assertThrottled(await change(me.user.password))
@@ -75,10 +80,15 @@ describe('S4 atomic login throttling', () => {
 
   it('a right old_password clears the count, as a successful sign-in does', async () => {
     const me = await signedIn(t)
-    for (let i = 0; i < 4; i++) assert.equal((await attempt(me.user.email, 'wrong-password', '203.0.113.23')).statusCode, 401)
-    const res = await me.as('PATCH', `/api/users/${me.user.id}/password`, { old_password: me.user.password, new_password: 'a brand new passphrase' })
+    for (let i = 0; i < 4; i++)
+      assert.equal((await attempt(me.user.email, 'wrong-password', '203.0.113.23')).statusCode, 401)
+    const res = await me.as('PATCH', `/api/users/${me.user.id}/password`, {
+      old_password: me.user.password,
+      new_password: 'a brand new passphrase',
+    })
     assert.equal(res.statusCode, 200, res.body)
-    for (let i = 0; i < 4; i++) assert.equal((await attempt(me.user.email, 'wrong-password', '203.0.113.23')).statusCode, 401)
+    for (let i = 0; i < 4; i++)
+      assert.equal((await attempt(me.user.email, 'wrong-password', '203.0.113.23')).statusCode, 401)
     assert.equal((await attempt(me.user.email, 'a brand new passphrase', '203.0.113.23')).statusCode, 200)
   })
 })

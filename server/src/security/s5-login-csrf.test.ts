@@ -37,13 +37,23 @@ describe('S5 login CSRF', () => {
   })
 
   it('signs in from the service’s own origin, from a CORS_ORIGINS origin, and with neither header', async () => {
-    for (const headers of <Record<string, string>[]>[{}, { origin: 'http://stake.example:8000', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { origin: 'http://stake.example:8000', 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'none' },
+    ]) {
       const { res, sessions } = await signIn(t, headers)
       assert.equal(res.statusCode, 200, `${JSON.stringify(headers)} ${res.body}`)
       assert.equal(sessions, 1)
     }
-    assert.equal((await signIn(withCors, { origin: 'https://client.example', 'sec-fetch-site': 'cross-site' })).res.statusCode, 200)
-    assert.equal((await signIn(withCors, { origin: 'https://other.example', 'sec-fetch-site': 'cross-site' })).res.statusCode, 403)
+    assert.equal(
+      (await signIn(withCors, { origin: 'https://client.example', 'sec-fetch-site': 'cross-site' })).res.statusCode,
+      200,
+    )
+    assert.equal(
+      (await signIn(withCors, { origin: 'https://other.example', 'sec-fetch-site': 'cross-site' })).res.statusCode,
+      403,
+    )
     assert.equal((await signIn(t, { origin: 'https://client.example' })).res.statusCode, 403)
   })
 })

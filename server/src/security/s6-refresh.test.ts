@@ -13,12 +13,15 @@ import { createUser, injectAs, login } from '../test/factories.ts'
 describe('S6 refresh secrets, and recovery after a lost answer', () => {
   const t = useTestApp()
 
-  const refresh = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: cookie } })
-  const cookieOf = (res: Awaited<ReturnType<typeof refresh>>) => res.cookies.find((c) => c.name === 'refresh_token')?.value
+  const refresh = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: cookie } })
+  const cookieOf = (res: Awaited<ReturnType<typeof refresh>>) =>
+    res.cookies.find((c) => c.name === 'refresh_token')?.value
   const sessionOf = (cookie: string) => cookie.split('.')[0]!
   const forged = (cookie: string) => `${sessionOf(cookie)}.${crypto.randomBytes(32).toString('base64url')}`
   const alive = async (sessionId: string) =>
-    (await t.database.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst()) !== undefined
+    (await t.database.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst()) !==
+    undefined
 
   it('a valid session id with an unknown secret gets 401 and the owner stays signed in', async () => {
     const user = await createUser(t)

@@ -40,17 +40,25 @@ describe('S7 proxies', () => {
     assert.equal(parseConfig({ TRUST_PROXY: '10' }).trustProxy, 10)
     assert.deepEqual(parseConfig({ TRUST_PROXY: '10.0.0.0/8,2001:db8::1' }).trustProxy, ['10.0.0.0/8', '2001:db8::1'])
     for (const value of ['true', 'TRUE', '11', '-1', 'proxy.local', '10.0.0.1/40', '1.2.3.4/8/9']) {
-      assert.throws(() => parseConfig({ TRUST_PROXY: value }), (e: Error) => e instanceof ConfigError && /TRUST_PROXY/.test(e.message) && !e.message.includes('\n'), value)
+      assert.throws(
+        () => parseConfig({ TRUST_PROXY: value }),
+        (e: Error) => e instanceof ConfigError && /TRUST_PROXY/.test(e.message) && !e.message.includes('\n'),
+        value,
+      )
     }
   })
 
-  it('TRUST_PROXY=true stops the server at start with a one-line message', { skip: dialect !== 'sqlite' && 'a process test: SQLite pass only' }, () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, '..', 'main.ts')], {
-      env: { ...process.env, TRUST_PROXY: 'true', DATABASE_URL: 'sqlite::memory:' },
-      encoding: 'utf8',
-    })
-    assert.notEqual(result.status, 0)
-    assert.match(result.stderr.trim(), /^Configuration error: TRUST_PROXY=true/)
-    assert.equal(result.stderr.trim().split('\n').length, 1)
-  })
+  it(
+    'TRUST_PROXY=true stops the server at start with a one-line message',
+    { skip: dialect !== 'sqlite' && 'a process test: SQLite pass only' },
+    () => {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, '..', 'main.ts')], {
+        env: { ...process.env, TRUST_PROXY: 'true', DATABASE_URL: 'sqlite::memory:' },
+        encoding: 'utf8',
+      })
+      assert.notEqual(result.status, 0)
+      assert.match(result.stderr.trim(), /^Configuration error: TRUST_PROXY=true/)
+      assert.equal(result.stderr.trim().split('\n').length, 1)
+    },
+  )
 })

@@ -3,7 +3,14 @@ import { before, describe, it } from 'node:test'
 import type { Approval, Board, Proposal, Ward } from '@stake/contract'
 import { useTestApp } from '../test/harness.ts'
 import { injectAs, signedIn } from '../test/factories.ts'
-import { bishopOf, createWard, highCouncilors, move, presidency, submit } from '../modules/proposals/proposals.factories.ts'
+import {
+  bishopOf,
+  createWard,
+  highCouncilors,
+  move,
+  presidency,
+  submit,
+} from '../modules/proposals/proposals.factories.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type Who = Awaited<ReturnType<typeof signedIn>>
@@ -75,7 +82,8 @@ describe('S9 stage-aware privacy', () => {
     assert.equal((await sp.president.as('POST', `${URL}/${p.id}/approvals?approved=true`)).statusCode, 201)
     await move(manager.as, p.id, 'advance', 'sp_approval')
     assert.equal((await hc.as('POST', `${URL}/${p.id}/approvals?approved=false`)).statusCode, 201)
-    const stages = async (who: Who) => ((await who.as('GET', `${URL}/${p.id}/approvals`)).json() as Approval[]).map((v) => v.stage)
+    const stages = async (who: Who) =>
+      ((await who.as('GET', `${URL}/${p.id}/approvals`)).json() as Approval[]).map((v) => v.stage)
     assert.deepEqual(await stages(hc), ['hc_approval'])
     assert.deepEqual(await stages(viewOnly), ['hc_approval'])
     assert.deepEqual(await stages(sp.second), ['sp_approval', 'hc_approval'])
@@ -93,7 +101,13 @@ describe('S9 stage-aware privacy', () => {
 
   it('a presidency seat without proposals.view still sees the presidency’s stage', async () => {
     // System callings' grants are fixed through the API; an operator could still change them in the database.
-    const calling = (await t.database.db.selectFrom('callings').select('id').where('key', '=', 'stake_second_counselor').executeTakeFirstOrThrow()).id
+    const calling = (
+      await t.database.db
+        .selectFrom('callings')
+        .select('id')
+        .where('key', '=', 'stake_second_counselor')
+        .executeTakeFirstOrThrow()
+    ).id
     await t.database.db.deleteFrom('calling_permissions').where('calling_id', '=', calling).execute()
     const p = await submit(bishop.as, ward)
     assert.equal(await shows(sp.second, p.id), true)

@@ -18,7 +18,13 @@ export interface TestUser {
 /** Inserts a user directly (flag cleared unless asked), with direct grants. */
 export async function createUser(
   t: TestApp,
-  options: { permissions?: Permission[]; forcePasswordReset?: boolean; active?: boolean; fname?: string; lname?: string } = {},
+  options: {
+    permissions?: Permission[]
+    forcePasswordReset?: boolean
+    active?: boolean
+    fname?: string
+    lname?: string
+  } = {},
 ): Promise<TestUser> {
   const email = `${unique('user')}@example.org`
   const password = `pw-${unique()}-${unique()}`

@@ -84,7 +84,10 @@ export interface TestAppOptions {
   config?: Partial<Config>
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp & { close(): Promise<void> }> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp & { close(): Promise<void> }> {
   const { database, drop } = await freshDatabase()
   const clock = new TestClock()
   const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }

@@ -11,32 +11,32 @@
  *   app can show the sign-in screen.
  */
 
-export const API_BASE = '/api';
+export const API_BASE = '/api'
 
-let accessToken: string | null = null;
-let refreshInFlight: Promise<string | null> | null = null;
-const sessionLostListeners = new Set<() => void>();
-const passwordRequiredListeners = new Set<() => void>();
-const networkListeners = new Set<(reached: boolean) => void>();
+let accessToken: string | null = null
+let refreshInFlight: Promise<string | null> | null = null
+const sessionLostListeners = new Set<() => void>()
+const passwordRequiredListeners = new Set<() => void>()
+const networkListeners = new Set<(reached: boolean) => void>()
 
 export function getAccessToken(): string | null {
-  return accessToken;
+  return accessToken
 }
 
 export function setAccessToken(token: string | null): void {
-  accessToken = token;
+  accessToken = token
 }
 
 /** Called when a refresh fails: the session is gone, show sign-in. */
 export function onSessionLost(listener: () => void): () => void {
-  sessionLostListeners.add(listener);
-  return () => sessionLostListeners.delete(listener);
+  sessionLostListeners.add(listener)
+  return () => sessionLostListeners.delete(listener)
 }
 
 /** Called when the server answers 403 password_change_required. */
 export function onPasswordChangeRequired(listener: () => void): () => void {
-  passwordRequiredListeners.add(listener);
-  return () => passwordRequiredListeners.delete(listener);
+  passwordRequiredListeners.add(listener)
+  return () => passwordRequiredListeners.delete(listener)
 }
 
 /**
@@ -45,11 +45,11 @@ export function onPasswordChangeRequired(listener: () => void): () => void {
  * (src/resilience/connection.ts) listens.
  */
 export function onNetworkResult(listener: (reached: boolean) => void): () => void {
-  networkListeners.add(listener);
-  return () => networkListeners.delete(listener);
+  networkListeners.add(listener)
+  return () => networkListeners.delete(listener)
 }
 
-let connectionGate: () => Promise<void> = () => Promise.resolve();
+let connectionGate: () => Promise<void> = () => Promise.resolve()
 
 /**
  * While the app knows it is offline, requests wait at this gate and go out
@@ -57,41 +57,41 @@ let connectionGate: () => Promise<void> = () => Promise.resolve();
  * that fails in flight is not resent: it may have reached the server.
  */
 export function setConnectionGate(gate: () => Promise<void>): void {
-  connectionGate = gate;
+  connectionGate = gate
 }
 
 function networkResult(reached: boolean): void {
-  for (const l of networkListeners) l(reached);
+  for (const l of networkListeners) l(reached)
 }
 
 /** One `fetch` for the whole module, so every request reports whether it got through. */
 async function fetchTracked(url: string, init: RequestInit): Promise<Response> {
-  let res: Response;
+  let res: Response
   try {
-    res = await fetch(url, init);
+    res = await fetch(url, init)
   } catch (err) {
-    if ((err as Error).name !== 'AbortError') networkResult(false);
-    throw err;
+    if ((err as Error).name !== 'AbortError') networkResult(false)
+    throw err
   }
-  networkResult(true);
-  return res;
+  networkResult(true)
+  return res
 }
 
 export interface FieldError {
-  loc: (string | number)[];
-  msg: string;
-  type?: string;
+  loc: (string | number)[]
+  msg: string
+  type?: string
 }
 
 export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly fieldErrors: FieldError[];
-  readonly retryAfter: number | undefined;
+  readonly status: number
+  readonly code: string | undefined
+  readonly fieldErrors: FieldError[]
+  readonly retryAfter: number | undefined
 
   constructor(status: number, body: unknown, retryAfter?: number) {
-    const detail = (body as { detail?: unknown } | null)?.detail;
-    const fieldErrors = Array.isArray(detail) ? (detail as FieldError[]) : [];
+    const detail = (body as { detail?: unknown } | null)?.detail
+    const fieldErrors = Array.isArray(detail) ? (detail as FieldError[]) : []
     const message =
       typeof detail === 'string'
         ? detail
@@ -99,13 +99,13 @@ export class ApiError extends Error {
           ? fieldErrors.map((e) => e.msg).join('; ')
           : status === 0
             ? 'The server could not be reached. Check your connection and try again.'
-            : `Request failed (${status})`;
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = (body as { code?: string } | null)?.code;
-    this.fieldErrors = fieldErrors;
-    this.retryAfter = retryAfter;
+            : `Request failed (${status})`
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.code = (body as { code?: string } | null)?.code
+    this.fieldErrors = fieldErrors
+    this.retryAfter = retryAfter
   }
 
   /**
@@ -113,14 +113,14 @@ export class ApiError extends Error {
    * element (`body`, `query`, `path`) is dropped and the rest joined with dots.
    */
   fieldMap(): Record<string, string> {
-    const out: Record<string, string> = {};
+    const out: Record<string, string> = {}
     for (const e of this.fieldErrors) {
-      const loc = Array.isArray(e.loc) ? e.loc : [];
-      const parts = ['body', 'query', 'path', 'header'].includes(String(loc[0])) ? loc.slice(1) : loc;
-      const key = parts.length > 0 ? parts.join('.') : '_';
-      if (!(key in out)) out[key] = e.msg;
+      const loc = Array.isArray(e.loc) ? e.loc : []
+      const parts = ['body', 'query', 'path', 'header'].includes(String(loc[0])) ? loc.slice(1) : loc
+      const key = parts.length > 0 ? parts.join('.') : '_'
+      if (!(key in out)) out[key] = e.msg
     }
-    return out;
+    return out
   }
 }
 
@@ -136,70 +136,70 @@ export function refreshAccessToken(): Promise<string | null> {
           method: 'GET',
           credentials: 'same-origin',
           headers: { Accept: 'application/json' },
-        });
+        })
         if (!res.ok) {
           // Read the refusal's body too: an unread body keeps the request open (Chromium never goes network-idle).
-          await discard(res);
-          accessToken = null;
-          return null;
+          await discard(res)
+          accessToken = null
+          return null
         }
-        const body = (await res.json()) as { access_token?: string };
-        accessToken = body.access_token ?? null;
-        return accessToken;
+        const body = (await res.json()) as { access_token?: string }
+        accessToken = body.access_token ?? null
+        return accessToken
       } catch {
         // Network failure: keep the session state unknown rather than signing
         // the user out; the caller gets a status-0 error.
-        throw new ApiError(0, null);
+        throw new ApiError(0, null)
       }
     })().finally(() => {
-      refreshInFlight = null;
-    });
+      refreshInFlight = null
+    })
   }
-  return refreshInFlight;
+  return refreshInFlight
 }
 
-type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, QueryValue>;
-  body?: unknown;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  query?: Record<string, QueryValue>
+  body?: unknown
   /** Form-encoded body (only the login uses this). */
-  form?: Record<string, string>;
+  form?: Record<string, string>
   /** Send without the access token and without refresh-on-401. */
-  anonymous?: boolean;
-  signal?: AbortSignal;
+  anonymous?: boolean
+  signal?: AbortSignal
 }
 
 export interface ApiResponse<T> {
-  data: T;
-  headers: Headers;
-  status: number;
+  data: T
+  headers: Headers
+  status: number
 }
 
 function buildUrl(path: string, query?: Record<string, QueryValue>): string {
-  const url = `${API_BASE}${path}`;
-  if (!query) return url;
-  const params = new URLSearchParams();
+  const url = `${API_BASE}${path}`
+  if (!query) return url
+  const params = new URLSearchParams()
   for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null || v === '') continue;
-    params.set(k, String(v));
+    if (v === undefined || v === null || v === '') continue
+    params.set(k, String(v))
   }
-  const qs = params.toString();
-  return qs ? `${url}?${qs}` : url;
+  const qs = params.toString()
+  return qs ? `${url}?${qs}` : url
 }
 
 async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  let body: BodyInit | undefined;
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  let body: BodyInit | undefined
   if (opts.form) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    body = new URLSearchParams(opts.form).toString();
+    headers['Content-Type'] = 'application/x-www-form-urlencoded'
+    body = new URLSearchParams(opts.form).toString()
   } else if (opts.body !== undefined) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(opts.body);
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(opts.body)
   }
-  if (token && !opts.anonymous) headers.Authorization = `Bearer ${token}`;
+  if (token && !opts.anonymous) headers.Authorization = `Bearer ${token}`
   try {
     return await fetchTracked(buildUrl(path, opts.query), {
       method: opts.method ?? 'GET',
@@ -207,17 +207,17 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
       body,
       credentials: 'same-origin',
       signal: opts.signal,
-    });
+    })
   } catch (err) {
-    if ((err as Error).name === 'AbortError') throw err;
-    throw new ApiError(0, null);
+    if ((err as Error).name === 'AbortError') throw err
+    throw new ApiError(0, null)
   }
 }
 
 /** Releases a response whose body is not needed (every body is consumed or cancelled). */
 export async function discard(res: Response): Promise<void> {
   try {
-    await res.body?.cancel();
+    await res.body?.cancel()
   } catch {
     // Already consumed or the connection is gone: nothing left to release.
   }
@@ -225,84 +225,84 @@ export async function discard(res: Response): Promise<void> {
 
 async function parseBody(res: Response): Promise<unknown> {
   if (res.status === 204) {
-    await discard(res);
-    return null;
+    await discard(res)
+    return null
   }
-  const text = await res.text();
-  if (!text) return null;
+  const text = await res.text()
+  if (!text) return null
   try {
-    return JSON.parse(text);
+    return JSON.parse(text)
   } catch {
-    return { detail: text };
+    return { detail: text }
   }
 }
 
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-  await connectionGate();
-  const tokenUsed = opts.anonymous ? null : accessToken;
-  let res = await send(path, opts, tokenUsed);
+  await connectionGate()
+  const tokenUsed = opts.anonymous ? null : accessToken
+  let res = await send(path, opts, tokenUsed)
 
   if (res.status === 401 && !opts.anonymous) {
     // Another request may have refreshed while this one was in flight; then
     // the new token is simply used. Otherwise refresh (shared) and retry once.
-    let token: string | null;
+    let token: string | null
     if (accessToken && accessToken !== tokenUsed) {
-      token = accessToken;
+      token = accessToken
     } else {
-      token = await refreshAccessToken();
+      token = await refreshAccessToken()
     }
     if (!token) {
-      for (const l of sessionLostListeners) l();
-      throw new ApiError(401, await parseBody(res));
+      for (const l of sessionLostListeners) l()
+      throw new ApiError(401, await parseBody(res))
     }
-    await discard(res);
-    res = await send(path, opts, token);
+    await discard(res)
+    res = await send(path, opts, token)
   }
 
-  const data = await parseBody(res);
+  const data = await parseBody(res)
   if (!res.ok) {
     if (res.status === 403 && (data as { code?: string } | null)?.code === 'password_change_required') {
-      for (const l of passwordRequiredListeners) l();
+      for (const l of passwordRequiredListeners) l()
     }
-    const ra = res.headers.get('Retry-After');
-    const retryAfter = ra !== null && ra !== '' && !Number.isNaN(Number(ra)) ? Number(ra) : undefined;
-    throw new ApiError(res.status, data, retryAfter);
+    const ra = res.headers.get('Retry-After')
+    const retryAfter = ra !== null && ra !== '' && !Number.isNaN(Number(ra)) ? Number(ra) : undefined
+    throw new ApiError(res.status, data, retryAfter)
   }
-  return { data: data as T, headers: res.headers, status: res.status };
+  return { data: data as T, headers: res.headers, status: res.status }
 }
 
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  return (await request<T>(path, opts)).data;
+  return (await request<T>(path, opts)).data
 }
 
 export interface Page<T> {
-  items: T[];
-  total: number;
+  items: T[]
+  total: number
 }
 
 /** List endpoints return an array plus the total in X-Total-Count. */
 export async function apiPage<T>(path: string, opts: RequestOptions = {}): Promise<Page<T>> {
-  const res = await request<T[]>(path, opts);
-  const items = Array.isArray(res.data) ? res.data : [];
-  const header = res.headers.get('X-Total-Count');
-  const total = header !== null && !Number.isNaN(Number(header)) ? Number(header) : items.length;
-  return { items, total };
+  const res = await request<T[]>(path, opts)
+  const items = Array.isArray(res.data) ? res.data : []
+  const header = res.headers.get('X-Total-Count')
+  const total = header !== null && !Number.isNaN(Number(header)) ? Number(header) : items.length
+  return { items, total }
 }
 
 /** Whether the server answers at all (its liveness route); used while offline. */
 export async function probeServer(): Promise<boolean> {
   try {
-    await fetchTracked(`${API_BASE}/health`, { method: 'GET', cache: 'no-store', credentials: 'same-origin' });
-    return true;
+    await fetchTracked(`${API_BASE}/health`, { method: 'GET', cache: 'no-store', credentials: 'same-origin' })
+    return true
   } catch {
-    return false;
+    return false
   }
 }
 
 export interface ClientErrorReport {
-  message: string;
-  route: string;
-  stack?: string;
+  message: string
+  route: string
+  stack?: string
 }
 
 /**
@@ -312,14 +312,14 @@ export interface ClientErrorReport {
  * cannot be sent is dropped.
  */
 export async function reportClientError(report: ClientErrorReport): Promise<void> {
-  const opts: RequestOptions = { method: 'POST', body: report };
+  const opts: RequestOptions = { method: 'POST', body: report }
   try {
-    const tokenUsed = accessToken;
-    const res = await send('/client-errors', opts, tokenUsed);
-    await discard(res);
-    if (res.status !== 401 || !tokenUsed) return;
-    const fresh = accessToken !== tokenUsed ? accessToken : await refreshAccessToken().catch(() => null);
-    await discard(await send('/client-errors', fresh ? opts : { ...opts, anonymous: true }, fresh));
+    const tokenUsed = accessToken
+    const res = await send('/client-errors', opts, tokenUsed)
+    await discard(res)
+    if (res.status !== 401 || !tokenUsed) return
+    const fresh = accessToken !== tokenUsed ? accessToken : await refreshAccessToken().catch(() => null)
+    await discard(await send('/client-errors', fresh ? opts : { ...opts, anonymous: true }, fresh))
   } catch {
     // Nothing to do: the user already sees the error on screen.
   }

@@ -1,10 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
-import { api } from './client';
-import type { SpeakingFeed } from './types';
+import { useMutation } from '@tanstack/react-query'
+import { api } from './client'
+import type { SpeakingFeed } from './types'
 
 /** `https://…/x.ics` → `webcal://…/x.ics`: the scheme calendar apps open as a subscription. */
 export function webcalUrl(url: string): string {
-  return url.replace(/^https?:\/\//, 'webcal://');
+  return url.replace(/^https?:\/\//, 'webcal://')
 }
 
 /**
@@ -15,10 +15,10 @@ export function webcalUrl(url: string): string {
 export function useSpeakingFeed() {
   const create = useMutation({
     mutationFn: () => api<SpeakingFeed>('/speaking/feed', { method: 'POST' }),
-  });
+  })
   const revoke = useMutation({
     mutationFn: () => api<null>('/speaking/feed', { method: 'DELETE' }),
     onSuccess: () => create.reset(),
-  });
-  return { url: create.data?.url ?? null, create, revoke };
+  })
+  return { url: create.data?.url ?? null, create, revoke }
 }

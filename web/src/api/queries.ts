@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { api, apiPage } from './client';
-import type { User, Ward } from './types';
+import { useQuery } from '@tanstack/react-query'
+import { api, apiPage } from './client'
+import type { User, Ward } from './types'
 
 export const qk = {
   wards: ['wards'] as const,
@@ -13,19 +13,19 @@ export const qk = {
   callings: (params: object) => ['callings', 'list', params] as const,
   calling: (id: number) => ['callings', 'one', id] as const,
   sessions: ['sessions'] as const,
-};
+}
 
 export function useWards() {
   return useQuery({
     queryKey: qk.wards,
     queryFn: () => api<Ward[]>('/wards/'),
     staleTime: 60_000,
-  });
+  })
 }
 
 export function wardName(wards: Ward[] | undefined, id: number | null | undefined): string {
-  if (id == null) return '—';
-  return wards?.find((w) => w.id === id)?.name ?? `Ward ${id}`;
+  if (id == null) return '—'
+  return wards?.find((w) => w.id === id)?.name ?? `Ward ${id}`
 }
 
 /**
@@ -36,20 +36,20 @@ export function useUsersLite() {
   return useQuery({
     queryKey: qk.usersLite,
     queryFn: async () => {
-      const all: User[] = [];
+      const all: User[] = []
       for (let offset = 0; offset < 2000; offset += 200) {
-        const page = await apiPage<User>('/users/', { query: { limit: 200, offset, active: true } });
-        all.push(...page.items);
-        if (page.items.length < 200 || all.length >= page.total) break;
+        const page = await apiPage<User>('/users/', { query: { limit: 200, offset, active: true } })
+        all.push(...page.items)
+        if (page.items.length < 200 || all.length >= page.total) break
       }
-      return all;
+      return all
     },
     staleTime: 60_000,
-  });
+  })
 }
 
 export function userName(users: User[] | undefined, id: number | null | undefined): string {
-  if (id == null) return '—';
-  const u = users?.find((x) => x.id === id);
-  return u ? `${u.fname} ${u.lname}` : `User #${id}`;
+  if (id == null) return '—'
+  const u = users?.find((x) => x.id === id)
+  return u ? `${u.fname} ${u.lname}` : `User #${id}`
 }

@@ -3,49 +3,49 @@
  * the same TypeBox schemas the server validates and serializes with), imported
  * as types only so no schema code reaches the bundle.
  */
-import type * as C from '@stake/contract';
+import type * as C from '@stake/contract'
 
-export { PERMISSIONS } from '@stake/contract/permissions';
-export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath } from '@stake/contract/stages';
-import { stagePath } from '@stake/contract/stages';
-export type Permission = C.Permission;
+export { PERMISSIONS } from '@stake/contract/permissions'
+export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath } from '@stake/contract/stages'
+import { stagePath } from '@stake/contract/stages'
+export type Permission = C.Permission
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */
-export type User = C.UserSummary & Partial<Omit<C.User, keyof C.UserSummary>>;
-export type CreatedUser = C.User & { temporary_password?: string };
-export type HeldCalling = C.HeldCalling;
-export type Me = C.Me;
-export type TokenResponse = C.TokenResponse;
-export type Session = C.SessionInfo;
-export type PersonRef = C.PersonRef;
-export type Slot = C.CallingSlot;
-export type Calling = C.Calling;
-export type CallingHistoryRow = C.CallingHistoryEntry;
-export type Ward = C.Ward;
-export type SpeakingFeed = C.SpeakingFeed;
-export type OpenStage = C.OpenStage;
-export type Stage = C.Stage;
-export type Interview = C.Interview;
-export type Proposal = C.Proposal;
-export type Board = C.Board;
-export type Actions = C.Actions;
-export type ActionItem = C.ActionItem;
-export type Comment = C.Comment;
-export type Vote = C.Approval;
-export type HistoryRow = C.HistoryEntry;
-export type CalendarMonth = C.SpeakingCell;
-export type CalendarRow = C.SpeakingRow;
-export type Calendar = C.SpeakingCalendar;
-export type Topic = C.SpeakingMonthTopic;
+export type User = C.UserSummary & Partial<Omit<C.User, keyof C.UserSummary>>
+export type CreatedUser = C.User & { temporary_password?: string }
+export type HeldCalling = C.HeldCalling
+export type Me = C.Me
+export type TokenResponse = C.TokenResponse
+export type Session = C.SessionInfo
+export type PersonRef = C.PersonRef
+export type Slot = C.CallingSlot
+export type Calling = C.Calling
+export type CallingHistoryRow = C.CallingHistoryEntry
+export type Ward = C.Ward
+export type SpeakingFeed = C.SpeakingFeed
+export type OpenStage = C.OpenStage
+export type Stage = C.Stage
+export type Interview = C.Interview
+export type Proposal = C.Proposal
+export type Board = C.Board
+export type Actions = C.Actions
+export type ActionItem = C.ActionItem
+export type Comment = C.Comment
+export type Vote = C.Approval
+export type HistoryRow = C.HistoryEntry
+export type CalendarMonth = C.SpeakingCell
+export type CalendarRow = C.SpeakingRow
+export type Calendar = C.SpeakingCalendar
+export type Topic = C.SpeakingMonthTopic
 
 export interface ProposalInput {
-  fname: string;
-  lname: string;
-  spouse_name: string | null;
-  proposed_calling: string;
-  ward_id: number;
-  submitter: number;
-  is_release: boolean;
+  fname: string
+  lname: string
+  spouse_name: string | null
+  proposed_calling: string
+  ward_id: number
+  submitter: number
+  is_release: boolean
 }
 
 export const STAGE_LABELS: Record<Stage, string> = {
@@ -57,17 +57,16 @@ export const STAGE_LABELS: Record<Stage, string> = {
   record: 'Record',
   done: 'Done',
   declined: 'Declined',
-};
+}
 
 export function nextStage(stage: Stage, isRelease: boolean): Stage | null {
-  const path = stagePath(isRelease);
-  const i = path.indexOf(stage);
-  return i >= 0 && i < path.length - 1 ? (path[i + 1] ?? null) : null;
+  const path = stagePath(isRelease)
+  const i = path.indexOf(stage)
+  return i >= 0 && i < path.length - 1 ? (path[i + 1] ?? null) : null
 }
 
 export function prevStage(stage: Stage, isRelease: boolean): Stage | null {
-  const path = stagePath(isRelease);
-  const i = path.indexOf(stage);
-  return i > 0 ? (path[i - 1] ?? null) : null;
+  const path = stagePath(isRelease)
+  const i = path.indexOf(stage)
+  return i > 0 ? (path[i - 1] ?? null) : null
 }
-

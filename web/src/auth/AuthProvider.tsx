@@ -1,5 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import {
   api,
   ApiError,
@@ -7,110 +7,110 @@ import {
   onSessionLost,
   refreshAccessToken,
   setAccessToken,
-} from '../api/client';
-import type { Me, TokenResponse } from '../api/types';
-import { useOnline } from '../resilience/connection';
+} from '../api/client'
+import type { Me, TokenResponse } from '../api/types'
+import { useOnline } from '../resilience/connection'
 
-type Status = 'loading' | 'anonymous' | 'authenticated';
+type Status = 'loading' | 'anonymous' | 'authenticated'
 
 interface AuthState {
-  status: Status;
-  me: Me | null;
+  status: Status
+  me: Me | null
   /** Set when a session ended on its own (failed refresh), to explain it on sign-in. */
-  sessionExpired: boolean;
+  sessionExpired: boolean
   /** Set when the very first refresh could not reach the server. */
-  bootError: string | null;
-  login(email: string, password: string): Promise<void>;
-  logout(opts?: { all?: boolean }): Promise<void>;
-  reloadMe(): Promise<Me | null>;
-  retryBoot(): void;
+  bootError: string | null
+  login(email: string, password: string): Promise<void>
+  logout(opts?: { all?: boolean }): Promise<void>
+  reloadMe(): Promise<Me | null>
+  retryBoot(): void
 }
 
-const AuthContext = createContext<AuthState | null>(null);
+const AuthContext = createContext<AuthState | null>(null)
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const [status, setStatus] = useState<Status>('loading');
-  const [me, setMe] = useState<Me | null>(null);
-  const [sessionExpired, setSessionExpired] = useState(false);
-  const [bootError, setBootError] = useState<string | null>(null);
-  const [bootAttempt, setBootAttempt] = useState(0);
-  const statusRef = useRef<Status>('loading');
+  const queryClient = useQueryClient()
+  const [status, setStatus] = useState<Status>('loading')
+  const [me, setMe] = useState<Me | null>(null)
+  const [sessionExpired, setSessionExpired] = useState(false)
+  const [bootError, setBootError] = useState<string | null>(null)
+  const [bootAttempt, setBootAttempt] = useState(0)
+  const statusRef = useRef<Status>('loading')
   useEffect(() => {
-    statusRef.current = status;
-  }, [status]);
+    statusRef.current = status
+  }, [status])
 
   const signOutLocally = useCallback(() => {
-    setAccessToken(null);
-    queryClient.clear();
-    setMe(null);
-    setStatus('anonymous');
-  }, [queryClient]);
+    setAccessToken(null)
+    queryClient.clear()
+    setMe(null)
+    setStatus('anonymous')
+  }, [queryClient])
 
   const reloadMe = useCallback(async () => {
-    const profile = await api<Me>('/auth/me');
-    setMe(profile);
-    setStatus('authenticated');
-    return profile;
-  }, []);
+    const profile = await api<Me>('/auth/me')
+    setMe(profile)
+    setStatus('authenticated')
+    return profile
+  }, [])
 
   // Spec §5 rule 4: on page load, a silent refresh, then the profile.
   useEffect(() => {
-    let cancelled = false;
-    (async () => {
+    let cancelled = false
+    ;(async () => {
       try {
-        const token = await refreshAccessToken();
-        if (cancelled) return;
+        const token = await refreshAccessToken()
+        if (cancelled) return
         if (!token) {
-          setStatus('anonymous');
-          return;
+          setStatus('anonymous')
+          return
         }
-        const profile = await api<Me>('/auth/me');
-        if (cancelled) return;
-        setMe(profile);
-        setBootError(null);
-        setStatus('authenticated');
+        const profile = await api<Me>('/auth/me')
+        if (cancelled) return
+        setMe(profile)
+        setBootError(null)
+        setStatus('authenticated')
       } catch (err) {
-        if (cancelled) return;
+        if (cancelled) return
         if (err instanceof ApiError && err.status === 0) {
-          setBootError(err.message);
+          setBootError(err.message)
         }
-        setStatus('anonymous');
+        setStatus('anonymous')
       }
-    })();
+    })()
     return () => {
-      cancelled = true;
-    };
-  }, [bootAttempt]);
+      cancelled = true
+    }
+  }, [bootAttempt])
 
   // A page opened without a connection signs the user in by itself once it is back.
-  const online = useOnline();
+  const online = useOnline()
   useEffect(() => {
     if (online && bootError && statusRef.current === 'anonymous') {
-      setStatus('loading');
-      setBootAttempt((n) => n + 1);
+      setStatus('loading')
+      setBootAttempt((n) => n + 1)
     }
-  }, [online, bootError]);
+  }, [online, bootError])
 
   // Spec §5 rule 3: only a failed refresh sends the user to sign-in.
   useEffect(
     () =>
       onSessionLost(() => {
-        if (statusRef.current === 'authenticated') setSessionExpired(true);
-        signOutLocally();
+        if (statusRef.current === 'authenticated') setSessionExpired(true)
+        signOutLocally()
       }),
     [signOutLocally],
-  );
+  )
 
   // If the server says a password change is needed, reload the profile so the
   // guard shows the change-password screen.
   useEffect(
     () =>
       onPasswordChangeRequired(() => {
-        setMe((m) => (m ? { ...m, force_password_reset: true } : m));
+        setMe((m) => (m ? { ...m, force_password_reset: true } : m))
       }),
     [],
-  );
+  )
 
   const login = useCallback(
     async (email: string, password: string) => {
@@ -118,28 +118,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         method: 'POST',
         form: { username: email, password },
         anonymous: true,
-      });
-      setAccessToken(tok.access_token);
-      queryClient.clear();
-      setSessionExpired(false);
-      setBootError(null);
-      await reloadMe();
+      })
+      setAccessToken(tok.access_token)
+      queryClient.clear()
+      setSessionExpired(false)
+      setBootError(null)
+      await reloadMe()
     },
     [queryClient, reloadMe],
-  );
+  )
 
   const logout = useCallback(
     async (opts?: { all?: boolean }) => {
       try {
-        await api('/auth/logout', { method: 'POST', query: opts?.all ? { all: true } : undefined });
+        await api('/auth/logout', { method: 'POST', query: opts?.all ? { all: true } : undefined })
       } catch {
         // Whatever the server says, the client forgets the user (spec §5 rule 5).
       }
-      setSessionExpired(false);
-      signOutLocally();
+      setSessionExpired(false)
+      signOutLocally()
     },
     [signOutLocally],
-  );
+  )
 
   const value = useMemo<AuthState>(
     () => ({
@@ -151,25 +151,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       logout,
       reloadMe,
       retryBoot: () => {
-        setStatus('loading');
-        setBootAttempt((n) => n + 1);
+        setStatus('loading')
+        setBootAttempt((n) => n + 1)
       },
     }),
     [status, me, sessionExpired, bootError, login, logout, reloadMe],
-  );
+  )
 
-  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
 }
 
 export function useAuth(): AuthState {
-  const ctx = useContext(AuthContext);
-  if (!ctx) throw new Error('useAuth outside AuthProvider');
-  return ctx;
+  const ctx = useContext(AuthContext)
+  if (!ctx) throw new Error('useAuth outside AuthProvider')
+  return ctx
 }
 
 /** The signed-in user; only for components rendered behind RequireAuth. */
 export function useMe(): Me {
-  const { me } = useAuth();
-  if (!me) throw new Error('useMe without a signed-in user');
-  return me;
+  const { me } = useAuth()
+  if (!me) throw new Error('useMe without a signed-in user')
+  return me
 }

@@ -1,16 +1,21 @@
-import { Navigate } from 'react-router';
-import { ROUTES } from '../routes';
-import { useAuth } from './AuthProvider';
-import { PasswordForm } from './PasswordForm';
-import { Loading } from '../components/ui';
+import { Navigate } from 'react-router'
+import { ROUTES } from '../routes'
+import { useAuth } from './AuthProvider'
+import { PasswordForm } from './PasswordForm'
+import { Loading } from '../components/ui'
 
 /**
  * The only screen a user with force_password_reset can reach (spec §5 rule 6).
  */
 export function ChangePasswordPage() {
-  const { status, me, logout } = useAuth();
-  if (status === 'loading') return <div className="boot"><Loading /></div>;
-  if (!me) return <Navigate to={ROUTES.signIn} replace />;
+  const { status, me, logout } = useAuth()
+  if (status === 'loading')
+    return (
+      <div className="boot">
+        <Loading />
+      </div>
+    )
+  if (!me) return <Navigate to={ROUTES.signIn} replace />
   return (
     <main className="auth-page">
       <div className="card auth-card">
@@ -26,5 +31,5 @@ export function ChangePasswordPage() {
         </button>
       </div>
     </main>
-  );
+  )
 }

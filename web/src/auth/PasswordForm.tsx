@@ -1,58 +1,58 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { api, ApiError } from '../api/client';
-import type { User } from '../api/types';
-import { Field, splitError, type FieldErrors } from '../components/ui';
-import { useNotify } from '../components/Notice';
-import { ROUTES } from '../routes';
-import { useAuth } from './AuthProvider';
+import { useState, type FormEvent } from 'react'
+import { useNavigate } from 'react-router'
+import { api, ApiError } from '../api/client'
+import type { User } from '../api/types'
+import { Field, splitError, type FieldErrors } from '../components/ui'
+import { useNotify } from '../components/Notice'
+import { ROUTES } from '../routes'
+import { useAuth } from './AuthProvider'
 
 /** Own password change: PATCH /users/{id}/password {old_password, new_password}. */
 export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' }) {
-  const { me, reloadMe } = useAuth();
-  const navigate = useNavigate();
-  const notify = useNotify();
-  const [oldPw, setOldPw] = useState('');
-  const [newPw, setNewPw] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { me, reloadMe } = useAuth()
+  const navigate = useNavigate()
+  const notify = useNotify()
+  const [oldPw, setOldPw] = useState('')
+  const [newPw, setNewPw] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
 
   async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (!me) return;
-    const errs: FieldErrors = {};
-    if (!oldPw) errs.old_password = 'Enter your current password.';
-    if (newPw.length < 8) errs.new_password = 'Use at least 8 characters.';
-    else if (newPw.length > 256) errs.new_password = 'Use at most 256 characters.';
-    else if (newPw === oldPw) errs.new_password = 'The new password must differ from the current one.';
-    if (!errs.new_password && confirm !== newPw) errs.confirm = 'The two passwords do not match.';
-    setErrors(errs);
-    setGeneral(null);
-    if (Object.keys(errs).length > 0) return;
-    setBusy(true);
+    e.preventDefault()
+    if (!me) return
+    const errs: FieldErrors = {}
+    if (!oldPw) errs.old_password = 'Enter your current password.'
+    if (newPw.length < 8) errs.new_password = 'Use at least 8 characters.'
+    else if (newPw.length > 256) errs.new_password = 'Use at most 256 characters.'
+    else if (newPw === oldPw) errs.new_password = 'The new password must differ from the current one.'
+    if (!errs.new_password && confirm !== newPw) errs.confirm = 'The two passwords do not match.'
+    setErrors(errs)
+    setGeneral(null)
+    if (Object.keys(errs).length > 0) return
+    setBusy(true)
     try {
       await api<User>(`/users/${me.id}/password`, {
         method: 'PATCH',
         body: { old_password: oldPw, new_password: newPw },
-      });
-      setOldPw('');
-      setNewPw('');
-      setConfirm('');
-      await reloadMe();
-      notify('Your password has been changed.', 'success');
-      if (afterSuccess === 'board') navigate(ROUTES.board, { replace: true });
+      })
+      setOldPw('')
+      setNewPw('')
+      setConfirm('')
+      await reloadMe()
+      notify('Your password has been changed.', 'success')
+      if (afterSuccess === 'board') navigate(ROUTES.board, { replace: true })
     } catch (err) {
       if (err instanceof ApiError && err.code === 'wrong_password') {
-        setErrors({ old_password: 'The current password is not correct.' });
+        setErrors({ old_password: 'The current password is not correct.' })
       } else {
-        const { fields, general: g } = splitError(err, ['old_password', 'new_password']);
-        setErrors(fields);
-        setGeneral(g);
+        const { fields, general: g } = splitError(err, ['old_password', 'new_password'])
+        setErrors(fields)
+        setGeneral(g)
       }
     } finally {
-      setBusy(false);
+      setBusy(false)
     }
   }
 
@@ -65,17 +65,27 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
       )}
       <input type="email" name="username" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
       <Field label="Current password" error={errors.old_password}>
-        <input type="password" autoComplete="current-password" value={oldPw} onChange={(e) => setOldPw(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="current-password"
+          value={oldPw}
+          onChange={(e) => setOldPw(e.target.value)}
+        />
       </Field>
       <Field label="New password" error={errors.new_password} hint="At least 8 characters. Avoid common passwords.">
         <input type="password" autoComplete="new-password" value={newPw} onChange={(e) => setNewPw(e.target.value)} />
       </Field>
       <Field label="Repeat new password" error={errors.confirm}>
-        <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <input
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+        />
       </Field>
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? 'Saving…' : 'Change password'}
       </button>
     </form>
-  );
+  )
 }

@@ -1,54 +1,54 @@
-import { isClosedStage, type HeldCalling, type Me, type Permission, type Proposal, type Ward } from '../api/types';
+import { isClosedStage, type HeldCalling, type Me, type Permission, type Proposal, type Ward } from '../api/types'
 
-const PRESIDENCY_KEYS = ['stake_president', 'stake_first_counselor', 'stake_second_counselor'];
-const PRESIDENCY_NAMES = ['stake president', 'stake first counselor', 'stake second counselor'];
+const PRESIDENCY_KEYS = ['stake_president', 'stake_first_counselor', 'stake_second_counselor']
+const PRESIDENCY_NAMES = ['stake president', 'stake first counselor', 'stake second counselor']
 
 /** `/auth/me` callings carry the calling's key when the server sends it; else fall back to the name. */
 function callingIs(c: HeldCalling, keys: string[], names: string[]): boolean {
-  if (c.key) return keys.includes(c.key);
-  return names.includes(c.name.trim().toLowerCase());
+  if (c.key) return keys.includes(c.key)
+  return names.includes(c.name.trim().toLowerCase())
 }
 
 export function can(me: Me | null, perm: Permission): boolean {
-  return !!me && me.permissions.includes(perm);
+  return !!me && me.permissions.includes(perm)
 }
 
 export function isPresidency(me: Me | null): boolean {
-  return !!me && me.callings.some((c) => callingIs(c, PRESIDENCY_KEYS, PRESIDENCY_NAMES));
+  return !!me && me.callings.some((c) => callingIs(c, PRESIDENCY_KEYS, PRESIDENCY_NAMES))
 }
 
 export function isHighCouncilor(me: Me | null): boolean {
-  return !!me && me.callings.some((c) => callingIs(c, ['high_councilor'], ['high councilor']));
+  return !!me && me.callings.some((c) => callingIs(c, ['high_councilor'], ['high councilor']))
 }
 
 export function isBishop(me: Me | null): boolean {
-  return !!me && me.callings.some((c) => callingIs(c, ['bishop'], ['bishop']));
+  return !!me && me.callings.some((c) => callingIs(c, ['bishop'], ['bishop']))
 }
 
 /** The wards whose Bishop slot the user fills. */
 export function bishopWards(me: Me | null, wards: Ward[]): Ward[] {
-  if (!me) return [];
-  const byBishop = wards.filter((w) => w.bishop_id === me.id);
-  if (byBishop.length > 0) return byBishop;
+  if (!me) return []
+  const byBishop = wards.filter((w) => w.bishop_id === me.id)
+  if (byBishop.length > 0) return byBishop
   const slotWardIds = me.callings
     .filter((c) => callingIs(c, ['bishop'], ['bishop']) && c.ward_id != null)
-    .map((c) => c.ward_id);
-  return wards.filter((w) => slotWardIds.includes(w.id));
+    .map((c) => c.ward_id)
+  return wards.filter((w) => slotWardIds.includes(w.id))
 }
 
 /** Contract §7: presidency votes at sp_approval, high councilors at hc_approval. */
 export function canVote(me: Me | null, p: Pick<Proposal, 'stage'>): boolean {
-  if (p.stage === 'sp_approval') return isPresidency(me);
-  if (p.stage === 'hc_approval') return isHighCouncilor(me);
-  return false;
+  if (p.stage === 'sp_approval') return isPresidency(me)
+  if (p.stage === 'hc_approval') return isHighCouncilor(me)
+  return false
 }
 
 export function canEditProposal(me: Me | null, p: Proposal): boolean {
-  if (can(me, 'proposals.manage')) return true;
-  return !!me && p.submitter === me.id && !isClosedStage(p.stage);
+  if (can(me, 'proposals.manage')) return true
+  return !!me && p.submitter === me.id && !isClosedStage(p.stage)
 }
 
 export function fullName(p: { fname?: string; lname?: string } | null | undefined): string {
-  if (!p) return '';
-  return [p.fname, p.lname].filter(Boolean).join(' ');
+  if (!p) return ''
+  return [p.fname, p.lname].filter(Boolean).join(' ')
 }

@@ -1,13 +1,13 @@
-import * as RD from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import * as RD from '@radix-ui/react-dialog'
+import type { ReactNode } from 'react'
 
 interface Props {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  title: ReactNode;
-  description?: ReactNode;
-  children: ReactNode;
-  wide?: boolean;
+  open: boolean
+  onOpenChange(open: boolean): void
+  title: ReactNode
+  description?: ReactNode
+  children: ReactNode
+  wide?: boolean
 }
 
 /** Radix dialog: focus trap, Escape to close, labelled by its title. */
@@ -32,22 +32,32 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
         </RD.Content>
       </RD.Portal>
     </RD.Root>
-  );
+  )
 }
 
 interface ConfirmProps {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  title: string;
-  message: ReactNode;
-  confirmLabel: string;
-  danger?: boolean;
-  busy?: boolean;
-  error?: ReactNode;
-  onConfirm(): void;
+  open: boolean
+  onOpenChange(open: boolean): void
+  title: string
+  message: ReactNode
+  confirmLabel: string
+  danger?: boolean
+  busy?: boolean
+  error?: ReactNode
+  onConfirm(): void
 }
 
-export function ConfirmDialog({ open, onOpenChange, title, message, confirmLabel, danger, busy, error, onConfirm }: ConfirmProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  message,
+  confirmLabel,
+  danger,
+  busy,
+  error,
+  onConfirm,
+}: ConfirmProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title} description={message}>
       {error}
@@ -55,10 +65,15 @@ export function ConfirmDialog({ open, onOpenChange, title, message, confirmLabel
         <button type="button" className="button" onClick={() => onOpenChange(false)}>
           Cancel
         </button>
-        <button type="button" className={`button ${danger ? 'button-danger' : 'button-primary'}`} disabled={busy} onClick={onConfirm}>
+        <button
+          type="button"
+          className={`button ${danger ? 'button-danger' : 'button-primary'}`}
+          disabled={busy}
+          onClick={onConfirm}
+        >
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>
     </Dialog>
-  );
+  )
 }

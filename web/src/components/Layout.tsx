@@ -1,33 +1,33 @@
-import { useEffect, useRef, type ReactNode } from 'react';
-import { NavLink, useLocation, useNavigate } from 'react-router';
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import { useAuth, useMe } from '../auth/AuthProvider';
-import { can, fullName } from '../auth/roles';
-import { ROUTES } from '../routes';
-import { useActions } from '../api/actions';
-import { setTitleCount } from './docTitle';
+import { useEffect, useRef, type ReactNode } from 'react'
+import { NavLink, useLocation, useNavigate } from 'react-router'
+import * as Menu from '@radix-ui/react-dropdown-menu'
+import { useAuth, useMe } from '../auth/AuthProvider'
+import { can, fullName } from '../auth/roles'
+import { ROUTES } from '../routes'
+import { useActions } from '../api/actions'
+import { setTitleCount } from './docTitle'
 
 export function Layout({ children }: { children: ReactNode }) {
-  const me = useMe();
-  const { logout } = useAuth();
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const mainRef = useRef<HTMLElement>(null);
-  const firstPath = useRef(pathname);
+  const me = useMe()
+  const { logout } = useAuth()
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const mainRef = useRef<HTMLElement>(null)
+  const firstPath = useRef(pathname)
   // After a client-side page change, move focus to the content, as a full page load would.
   useEffect(() => {
     if (pathname !== firstPath.current) {
-      firstPath.current = pathname;
-      mainRef.current?.focus({ preventScroll: true });
-      window.scrollTo(0, 0);
+      firstPath.current = pathname
+      mainRef.current?.focus({ preventScroll: true })
+      window.scrollTo(0, 0)
     }
-  }, [pathname]);
+  }, [pathname])
 
-  const needsMe = useActions().data?.count ?? 0;
+  const needsMe = useActions().data?.count ?? 0
   useEffect(() => {
-    setTitleCount(needsMe);
-    return () => setTitleCount(0);
-  }, [needsMe]);
+    setTitleCount(needsMe)
+    return () => setTitleCount(0)
+  }, [needsMe])
 
   const links: { to: string; label: string; show: boolean }[] = [
     { to: ROUTES.board, label: 'Board', show: true },
@@ -35,7 +35,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.callings, label: 'Callings', show: true },
     { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: 'Wards', show: true },
-  ];
+  ]
 
   return (
     <div className="app">
@@ -77,7 +77,7 @@ export function Layout({ children }: { children: ReactNode }) {
               <Menu.Item
                 className="menu-item"
                 onSelect={() => {
-                  void logout().then(() => navigate(ROUTES.signIn, { replace: true }));
+                  void logout().then(() => navigate(ROUTES.signIn, { replace: true }))
                 }}
               >
                 Sign out
@@ -90,5 +90,5 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
     </div>
-  );
+  )
 }

@@ -1,28 +1,28 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
 
-type Kind = 'info' | 'success' | 'error';
+type Kind = 'info' | 'success' | 'error'
 interface Note {
-  id: number;
-  kind: Kind;
-  text: string;
+  id: number
+  kind: Kind
+  text: string
 }
 
-const NoticeContext = createContext<(text: string, kind?: Kind) => void>(() => {});
+const NoticeContext = createContext<(text: string, kind?: Kind) => void>(() => {})
 
 /** Short status messages in a polite live region, so screen readers hear them too. */
 export function NoticeProvider({ children }: { children: ReactNode }) {
-  const [notes, setNotes] = useState<Note[]>([]);
-  const nextId = useRef(1);
-  const dismiss = useCallback((id: number) => setNotes((n) => n.filter((x) => x.id !== id)), []);
+  const [notes, setNotes] = useState<Note[]>([])
+  const nextId = useRef(1)
+  const dismiss = useCallback((id: number) => setNotes((n) => n.filter((x) => x.id !== id)), [])
   const notify = useCallback(
     (text: string, kind: Kind = 'info') => {
-      const id = nextId.current++;
-      setNotes((n) => [...n.slice(-2), { id, kind, text }]);
-      window.setTimeout(() => dismiss(id), kind === 'error' ? 8000 : 4000);
+      const id = nextId.current++
+      setNotes((n) => [...n.slice(-2), { id, kind, text }])
+      window.setTimeout(() => dismiss(id), kind === 'error' ? 8000 : 4000)
     },
     [dismiss],
-  );
-  const value = useMemo(() => notify, [notify]);
+  )
+  const value = useMemo(() => notify, [notify])
   return (
     <NoticeContext.Provider value={value}>
       {children}
@@ -37,9 +37,9 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
         ))}
       </div>
     </NoticeContext.Provider>
-  );
+  )
 }
 
 export function useNotify() {
-  return useContext(NoticeContext);
+  return useContext(NoticeContext)
 }

@@ -4,14 +4,14 @@ export function Pagination({
   total,
   onPage,
 }: {
-  page: number;
-  pageSize: number;
-  total: number;
-  onPage(page: number): void;
+  page: number
+  pageSize: number
+  total: number
+  onPage(page: number): void
 }) {
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, page * pageSize);
+  const pages = Math.max(1, Math.ceil(total / pageSize))
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1
+  const to = Math.min(total, page * pageSize)
   return (
     <nav className="pagination" aria-label="Pages">
       <span className="muted small">
@@ -27,5 +27,5 @@ export function Pagination({
         Next →
       </button>
     </nav>
-  );
+  )
 }

@@ -1,40 +1,40 @@
-import { useMemo, useState } from 'react';
-import { useCombobox } from 'downshift';
-import type { User } from '../api/types';
-import { useUsersLite } from '../api/queries';
+import { useMemo, useState } from 'react'
+import { useCombobox } from 'downshift'
+import type { User } from '../api/types'
+import { useUsersLite } from '../api/queries'
 
 interface Props {
-  label: string;
-  value: number | null;
-  onChange(id: number | null): void;
-  error?: string;
+  label: string
+  value: number | null
+  onChange(id: number | null): void
+  error?: string
   /** Ids that may not be chosen (e.g. people already in the calling). */
-  exclude?: number[];
-  allowClear?: boolean;
-  id?: string;
+  exclude?: number[]
+  allowClear?: boolean
+  id?: string
 }
 
-const name = (u: User | null | undefined) => (u ? `${u.fname} ${u.lname}` : '');
+const name = (u: User | null | undefined) => (u ? `${u.fname} ${u.lname}` : '')
 
 /** Searchable person picker (downshift combobox: arrow keys, Enter, Escape). */
 export function UserPicker({ label, value, onChange, error, exclude = [], allowClear, id }: Props) {
-  const users = useUsersLite();
-  const [input, setInput] = useState('');
-  const selected = useMemo(() => users.data?.find((u) => u.id === value) ?? null, [users.data, value]);
+  const users = useUsersLite()
+  const [input, setInput] = useState('')
+  const selected = useMemo(() => users.data?.find((u) => u.id === value) ?? null, [users.data, value])
   // A selection changed from outside resets the text box, adjusted during
   // render (React's pattern for state derived from a changed prop), not in an effect.
-  const [inputFor, setInputFor] = useState<User | null | undefined>(undefined);
+  const [inputFor, setInputFor] = useState<User | null | undefined>(undefined)
   if (inputFor !== selected) {
-    setInputFor(selected);
-    setInput(name(selected));
+    setInputFor(selected)
+    setInput(name(selected))
   }
   const items = useMemo(() => {
-    const q = input.trim().toLowerCase();
+    const q = input.trim().toLowerCase()
     return (users.data ?? [])
       .filter((u) => u.active !== false && !exclude.includes(u.id))
       .filter((u) => !q || name(u).toLowerCase().includes(q) || (u.email ?? '').toLowerCase().includes(q))
-      .slice(0, 50);
-  }, [users.data, input, exclude]);
+      .slice(0, 50)
+  }, [users.data, input, exclude])
 
   const cb = useCombobox<User>({
     id,
@@ -45,11 +45,11 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
     onInputValueChange: ({ inputValue }) => setInput(inputValue ?? ''),
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem ? selectedItem.id : null),
     onIsOpenChange: ({ isOpen }) => {
-      if (!isOpen) setInput(name(selected));
+      if (!isOpen) setInput(name(selected))
     },
-  });
+  })
 
-  const errId = `${cb.getInputProps().id}-error`;
+  const errId = `${cb.getInputProps().id}-error`
   return (
     <div className={`field combobox ${error ? 'field-invalid' : ''}`}>
       <label {...cb.getLabelProps()}>{label}</label>
@@ -60,7 +60,7 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
             'aria-invalid': error ? true : undefined,
             'aria-describedby': error ? errId : undefined,
             onFocus: () => {
-              if (!cb.isOpen) cb.openMenu();
+              if (!cb.isOpen) cb.openMenu()
             },
           })}
         />
@@ -69,9 +69,9 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
             type="button"
             className="button button-small"
             onClick={() => {
-              cb.reset();
-              setInput('');
-              onChange(null);
+              cb.reset()
+              setInput('')
+              onChange(null)
             }}
           >
             Clear
@@ -98,5 +98,5 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
         </small>
       )}
     </div>
-  );
+  )
 }

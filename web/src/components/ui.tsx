@@ -1,62 +1,62 @@
-import { useEffect, useId, type ReactElement, type ReactNode } from 'react';
-import { cloneElement, isValidElement } from 'react';
-import { ApiError } from '../api/client';
-import { useOnline } from '../resilience/connection';
-import { setPageTitle } from './docTitle';
+import { useEffect, useId, type ReactElement, type ReactNode } from 'react'
+import { cloneElement, isValidElement } from 'react'
+import { ApiError } from '../api/client'
+import { useOnline } from '../resilience/connection'
+import { setPageTitle } from './docTitle'
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   // Offline, nothing arrives until the connection is back: say so instead of spinning silently.
-  const online = useOnline();
+  const online = useOnline()
   return (
     <div className="loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
       {online ? label : 'Waiting for the connection…'}
     </div>
-  );
+  )
 }
 
 export function Empty({ children }: { children: ReactNode }) {
-  return <p className="empty">{children}</p>;
+  return <p className="empty">{children}</p>
 }
 
 export function ErrorMessage({ error }: { error: unknown }) {
-  if (!error) return null;
-  const msg = error instanceof Error ? error.message : String(error);
+  if (!error) return null
+  const msg = error instanceof Error ? error.message : String(error)
   return (
     <p className="error-box" role="alert">
       {msg}
     </p>
-  );
+  )
 }
 
 export function PageHeader({ title, actions, docTitle }: { title: ReactNode; actions?: ReactNode; docTitle?: string }) {
-  const text = docTitle ?? (typeof title === 'string' ? title : undefined);
+  const text = docTitle ?? (typeof title === 'string' ? title : undefined)
   useEffect(() => {
-    if (text) setPageTitle(text);
-  }, [text]);
+    if (text) setPageTitle(text)
+  }, [text])
   return (
     <div className="page-header">
       <h1>{title}</h1>
       {actions && <div className="page-actions">{actions}</div>}
     </div>
-  );
+  )
 }
 
 interface FieldProps {
-  label: ReactNode;
-  error?: string;
-  hint?: ReactNode;
-  children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>;
-  className?: string;
+  label: ReactNode
+  error?: string
+  hint?: ReactNode
+  children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>
+  className?: string
 }
 
 /** Labels its control and shows the field's error (client-side or the server's 422) under it. */
 export function Field({ label, error, hint, children, className }: FieldProps) {
-  const autoId = useId();
-  const id = (isValidElement(children) && children.props.id) || autoId;
-  const errId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [error ? errId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const autoId = useId()
+  const id = (isValidElement(children) && children.props.id) || autoId
+  const errId = `${id}-error`
+  const hintId = `${id}-hint`
+  const describedBy = [error ? errId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={`field ${error ? 'field-invalid' : ''} ${className ?? ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -72,10 +72,10 @@ export function Field({ label, error, hint, children, className }: FieldProps) {
         </small>
       )}
     </div>
-  );
+  )
 }
 
-export type FieldErrors = Record<string, string>;
+export type FieldErrors = Record<string, string>
 
 /**
  * Splits an error from a mutation into per-field messages (422 `detail[].loc`)
@@ -83,64 +83,64 @@ export type FieldErrors = Record<string, string>;
  */
 export function splitError(error: unknown, knownFields: string[]): { fields: FieldErrors; general: string | null } {
   if (!(error instanceof ApiError)) {
-    return { fields: {}, general: error ? (error as Error).message ?? String(error) : null };
+    return { fields: {}, general: error ? ((error as Error).message ?? String(error)) : null }
   }
-  if (error.status !== 422 || error.fieldErrors.length === 0) return { fields: {}, general: error.message };
-  const map = error.fieldMap();
-  const fields: FieldErrors = {};
-  const rest: string[] = [];
+  if (error.status !== 422 || error.fieldErrors.length === 0) return { fields: {}, general: error.message }
+  const map = error.fieldMap()
+  const fields: FieldErrors = {}
+  const rest: string[] = []
   for (const [key, msg] of Object.entries(map)) {
-    const top = key.split('.')[0] ?? key;
-    if (knownFields.includes(key)) fields[key] = msg;
-    else if (knownFields.includes(top)) fields[top] = msg;
-    else rest.push(`${key}: ${msg}`);
+    const top = key.split('.')[0] ?? key
+    if (knownFields.includes(key)) fields[key] = msg
+    else if (knownFields.includes(top)) fields[top] = msg
+    else rest.push(`${key}: ${msg}`)
   }
-  return { fields, general: rest.length > 0 ? rest.join('; ') : null };
+  return { fields, general: rest.length > 0 ? rest.join('; ') : null }
 }
 
 export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  if (!iso) return '—'
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 }
 
 export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  if (!iso) return '—'
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return iso
+  return d.toLocaleDateString(undefined, { dateStyle: 'medium' })
 }
 
 export function minutesToTime(min: number | null | undefined): string {
-  if (min == null || Number.isNaN(min)) return '';
-  const h = Math.floor(min / 60);
-  const m = min % 60;
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`;
+  if (min == null || Number.isNaN(min)) return ''
+  const h = Math.floor(min / 60)
+  const m = min % 60
+  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`
 }
 
 export function timeToMinutes(t: string): number | null {
-  const m = /^(\d{1,2}):(\d{2})/.exec(t);
-  if (!m) return null;
-  return Number(m[1]) * 60 + Number(m[2]);
+  const m = /^(\d{1,2}):(\d{2})/.exec(t)
+  if (!m) return null
+  return Number(m[1]) * 60 + Number(m[2])
 }
 
 export function formatMeetingTime(min: number | null | undefined): string {
-  if (min == null) return '—';
-  const d = new Date(2000, 0, 1, Math.floor(min / 60), min % 60);
-  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  if (min == null) return '—'
+  const d = new Date(2000, 0, 1, Math.floor(min / 60), min % 60)
+  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
 }
 
 /** An email address that wraps, if it must, after its local part — never in the middle of a word. */
 export function Email({ address }: { address: string | undefined }) {
-  if (!address) return null;
-  const at = address.lastIndexOf('@');
-  if (at <= 0) return <span className="email">{address}</span>;
+  if (!address) return null
+  const at = address.lastIndexOf('@')
+  if (at <= 0) return <span className="email">{address}</span>
   return (
     <span className="email">
       {address.slice(0, at)}
       <wbr />
       {address.slice(at)}
     </span>
-  );
+  )
 }

@@ -42,7 +42,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('at', 'varchar(32)', (c) => c.notNull())
     .addColumn('note', 'text')
     .execute()
-  await db.schema.createIndex('proposal_history_proposal_idx').on('proposal_history').columns(['proposal_id', 'id']).execute()
+  await db.schema
+    .createIndex('proposal_history_proposal_idx')
+    .on('proposal_history')
+    .columns(['proposal_id', 'id'])
+    .execute()
 
   // One vote per voter per stage: re-voting updates the row. Votes are kept
   // per stage, not per visit, so they still count after a revert.
@@ -72,5 +76,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('edited_at', 'varchar(32)')
     .execute()
-  await db.schema.createIndex('proposal_comments_proposal_idx').on('proposal_comments').columns(['proposal_id', 'id']).execute()
+  await db.schema
+    .createIndex('proposal_comments_proposal_idx')
+    .on('proposal_comments')
+    .columns(['proposal_id', 'id'])
+    .execute()
 }

@@ -23,15 +23,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .addPrimaryKeyConstraint('speaking_overrides_pk', ['year', 'month', 'calling_id', 'slot_id'])
     .addUniqueConstraint('speaking_overrides_ward_uq', ['year', 'month', 'ward_id'])
-    .addForeignKeyConstraint('speaking_overrides_slot_fk', ['calling_id', 'slot_id'], 'calling_slots', ['calling_id', 'slot_id'], (fk) =>
-      fk.onDelete('cascade'),
+    .addForeignKeyConstraint(
+      'speaking_overrides_slot_fk',
+      ['calling_id', 'slot_id'],
+      'calling_slots',
+      ['calling_id', 'slot_id'],
+      (fk) => fk.onDelete('cascade'),
     )
     .addCheckConstraint('speaking_overrides_year_ck', sql`year >= 2000 AND year <= 2100`)
     .addCheckConstraint('speaking_overrides_month_ck', sql`month >= 1 AND month <= 12`)
     .execute()
   // Looked up when a ward is deleted (the foreign-key check) and when a slot goes.
   await db.schema.createIndex('speaking_overrides_ward_idx').on('speaking_overrides').column('ward_id').execute()
-  await db.schema.createIndex('speaking_overrides_slot_idx').on('speaking_overrides').columns(['calling_id', 'slot_id']).execute()
+  await db.schema
+    .createIndex('speaking_overrides_slot_idx')
+    .on('speaking_overrides')
+    .columns(['calling_id', 'slot_id'])
+    .execute()
 
   await db.schema
     .createTable('speaking_topics')

@@ -12,10 +12,18 @@ import type { Kysely } from 'kysely'
  * must keep doing what it did when it was written.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('proposals').addColumn('search_key', 'text', (c) => c.notNull().defaultTo('')).execute()
-  const rows = await db.selectFrom('proposals').select(['id', 'fname', 'lname', 'spouse_name', 'proposed_calling']).execute()
+  await db.schema
+    .alterTable('proposals')
+    .addColumn('search_key', 'text', (c) => c.notNull().defaultTo(''))
+    .execute()
+  const rows = await db
+    .selectFrom('proposals')
+    .select(['id', 'fname', 'lname', 'spouse_name', 'proposed_calling'])
+    .execute()
   for (const row of rows) {
-    const key = [`${row.fname} ${row.lname}`, `${row.lname} ${row.fname}`, row.spouse_name ?? '', row.proposed_calling].join('\n').toLowerCase()
+    const key = [`${row.fname} ${row.lname}`, `${row.lname} ${row.fname}`, row.spouse_name ?? '', row.proposed_calling]
+      .join('\n')
+      .toLowerCase()
     await db.updateTable('proposals').set({ search_key: key }).where('id', '=', row.id).execute()
   }
 }

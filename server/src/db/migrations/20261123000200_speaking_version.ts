@@ -6,7 +6,14 @@ import { createVersionCounter } from '../version-counter.ts'
  * the speaking calendar shows — wards, the High Councilor seats and their
  * holders' names, overrides and topics.
  */
-const CALENDAR_TABLES = ['wards', 'callings', 'calling_slots', 'users', 'speaking_overrides', 'speaking_topics'] as const
+const CALENDAR_TABLES = [
+  'wards',
+  'callings',
+  'calling_slots',
+  'users',
+  'speaking_overrides',
+  'speaking_topics',
+] as const
 
 export async function up(db: Kysely<any>): Promise<void> {
   await createVersionCounter(db, 'speaking_version', CALENDAR_TABLES)

@@ -14,7 +14,10 @@ import type { Kysely } from 'kysely'
  *   was lost can be given the same cookie again within the grace window.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('login_throttle').addColumn('allowed', 'integer', (c) => c.notNull().defaultTo(1)).execute()
+  await db.schema
+    .alterTable('login_throttle')
+    .addColumn('allowed', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute()
   await db.schema.alterTable('sessions').addColumn('rotation_salt', 'varchar(64)').execute()
   await db.schema
     .createTable('session_retired_tokens')

@@ -11,7 +11,12 @@ import { sql, type Kysely } from 'kysely'
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('wards')
-    .addColumn('speaking_sunday', 'integer', (c) => c.notNull().defaultTo(1).check(sql`speaking_sunday >= 1 AND speaking_sunday <= 5`))
+    .addColumn('speaking_sunday', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`speaking_sunday >= 1 AND speaking_sunday <= 5`),
+    )
     .execute()
 
   await db.schema

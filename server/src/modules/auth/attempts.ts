@@ -51,7 +51,11 @@ export class SignInAttempts {
     })
     const until = verdicts
       .filter((v) => !v.allowed)
-      .map((v) => (v.scope === 'account' ? v.locked_until! : addSeconds(new Date(v.window_start), THROTTLE.windowSeconds).toISOString()))
+      .map((v) =>
+        v.scope === 'account'
+          ? v.locked_until!
+          : addSeconds(new Date(v.window_start), THROTTLE.windowSeconds).toISOString(),
+      )
       .sort()
       .at(-1)
     if (until) throw tooManyAttempts(Math.ceil((Date.parse(until) - now.getTime()) / 1000))

@@ -48,7 +48,8 @@ describe('auth check: every change to a user shows on the next request', () => {
 
   it('grants and withdraws a direct permission at once', async () => {
     const u = await watched()
-    for (const as of u.both) assert.equal((await as('POST', '/api/wards', { name: unique('W'), start_time: 600 })).statusCode, 403)
+    for (const as of u.both)
+      assert.equal((await as('POST', '/api/wards', { name: unique('W'), start_time: 600 })).statusCode, 403)
 
     const put = await admin('PUT', `/api/users/${u.user.id}/permissions`, { permissions: ['wards.manage'] })
     assert.equal(put.statusCode, 200, put.body)
@@ -66,11 +67,16 @@ describe('auth check: every change to a user shows on the next request', () => {
 
   it('follows a filled and a released slot: callings and their grants', async () => {
     const u = await watched()
-    const calling = (await admin('POST', '/api/callings', { name: unique('Calling'), max_slots: 1, permissions: ['proposals.view'] })).json()
+    const calling = (
+      await admin('POST', '/api/callings', { name: unique('Calling'), max_slots: 1, permissions: ['proposals.view'] })
+    ).json()
     assert.equal((await admin('PUT', `/api/callings/${calling.id}/1`, { user_id: u.user.id })).statusCode, 200)
     for (const as of u.both) {
       const profile = await me(as)
-      assert.deepEqual(profile.callings.map((c) => [c.calling_id, c.slot_id, c.name]), [[calling.id, 1, calling.name]])
+      assert.deepEqual(
+        profile.callings.map((c) => [c.calling_id, c.slot_id, c.name]),
+        [[calling.id, 1, calling.name]],
+      )
       assert.deepEqual(profile.permissions, ['proposals.view'])
     }
 
@@ -89,7 +95,11 @@ describe('auth check: every change to a user shows on the next request', () => {
   it('shows an edited name, also when written straight to the database (the CLI)', async () => {
     const u = await watched()
     const fname = unique('Edited')
-    assert.equal((await admin('PUT', `/api/users/${u.user.id}`, { email: u.user.email, fname, lname: u.user.lname, active: true })).statusCode, 200)
+    assert.equal(
+      (await admin('PUT', `/api/users/${u.user.id}`, { email: u.user.email, fname, lname: u.user.lname, active: true }))
+        .statusCode,
+      200,
+    )
     for (const as of u.both) assert.equal((await me(as)).fname, fname)
 
     await t.database.db.updateTable('users').set({ lname: 'Direct' }).where('id', '=', u.user.id).execute()

@@ -14,7 +14,11 @@ describe('POST /auth/login', () => {
 
   it('returns 200 with an access token and sets the refresh cookie as the contract describes', async () => {
     const user = await createUser(t)
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', ...form({ username: user.email, password: user.password }) })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      ...form({ username: user.email, password: user.password }),
+    })
     assert.equal(res.statusCode, 200)
     const body = res.json()
     assert.equal(body.token_type, 'bearer')
@@ -45,7 +49,11 @@ describe('POST /auth/login', () => {
 
   it('matches the email case-insensitively and is served at the root alias too', async () => {
     const user = await createUser(t)
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login/', ...form({ username: user.email.toUpperCase(), password: user.password }) })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login/',
+      ...form({ username: user.email.toUpperCase(), password: user.password }),
+    })
     assert.equal(res.statusCode, 200)
   })
 
@@ -70,7 +78,11 @@ describe('POST /auth/login', () => {
 
   it('rejects a JSON login with 422 (the login is form-encoded)', async () => {
     const user = await createUser(t)
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: user.email, password: user.password } })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: user.email, password: user.password },
+    })
     assert.equal(res.statusCode, 422)
     assert.deepEqual(res.json().detail[0].loc, ['header', 'content-type'])
   })
@@ -78,7 +90,10 @@ describe('POST /auth/login', () => {
   it('lists every missing form field in one 422', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', ...form({}) })
     assert.equal(res.statusCode, 422)
-    const locs = res.json().detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()
+    const locs = res
+      .json()
+      .detail.map((d: { loc: string[] }) => d.loc.join('.'))
+      .sort()
     assert.deepEqual(locs, ['body.password', 'body.username'])
     for (const d of res.json().detail) assert.equal(d.type, 'missing')
   })
@@ -114,10 +129,18 @@ describe('access tokens on protected routes', () => {
       .sign(new TextEncoder().encode('another-secret-that-is-32-bytes-long!!'))
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${token.split('.')[1]}.`
     for (const bad of ['garbage', `${token}x`, foreign, none, '']) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${bad}` } })
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { authorization: `Bearer ${bad}` },
+      })
       assert.equal(res.statusCode, 401, bad)
     }
-    const basic = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Basic ${token}` } })
+    const basic = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Basic ${token}` },
+    })
     assert.equal(basic.statusCode, 401)
   })
 

@@ -59,7 +59,11 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
           }
           if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
             throw new ValidationFailure([
-              { loc: ['header', 'content-type'], msg: 'Login expects application/x-www-form-urlencoded', type: 'content_type' },
+              {
+                loc: ['header', 'content-type'],
+                msg: 'Login expects application/x-www-form-urlencoded',
+                type: 'content_type',
+              },
             ])
           }
         },
@@ -86,7 +90,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       },
       handler: async (request, reply) => {
         try {
-          return send(reply, await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg)))
+          return send(
+            reply,
+            await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg)),
+          )
         } catch (error) {
           clearCookie(reply)
           throw error
@@ -99,7 +106,11 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/me',
     {
       config: { passwordChangeExempt: true },
-      schema: { tags: ['auth'], summary: 'The current user, with callings and effective permissions', response: { 200: Me } },
+      schema: {
+        tags: ['auth'],
+        summary: 'The current user, with callings and effective permissions',
+        response: { 200: Me },
+      },
     },
     async (request) => service.me(requireActor(request)),
   )

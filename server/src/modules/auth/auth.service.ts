@@ -62,16 +62,18 @@ export class AuthService {
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
-    await retrying(() => sessions.insertSession(db, {
-      id: sessionId,
-      user_id: user.id,
-      token_hash: hashSecret(secret),
-      created_at: nowIso,
-      expires_at: expiresAt,
-      last_used_at: nowIso,
-      user_agent: client.userAgent?.slice(0, 500) ?? null,
-      ip: client.ip.slice(0, 64),
-    }))
+    await retrying(() =>
+      sessions.insertSession(db, {
+        id: sessionId,
+        user_id: user.id,
+        token_hash: hashSecret(secret),
+        created_at: nowIso,
+        expires_at: expiresAt,
+        last_used_at: nowIso,
+        user_agent: client.userAgent?.slice(0, 500) ?? null,
+        ip: client.ip.slice(0, 64),
+      }),
+    )
     return {
       tokens: await this.accessToken(user.id, sessionId),
       cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
@@ -97,7 +99,9 @@ export class AuthService {
       // The usual case: one conditional write, for the current token of a live session.
       const salt = newRefreshSecret()
       const secret = nextRefreshSecret(parsed.secret, salt)
-      const rotated = await withTransaction(db, (trx) => sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso))
+      const rotated = await withTransaction(db, (trx) =>
+        sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso),
+      )
       if (rotated) {
         return {
           tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
@@ -120,7 +124,9 @@ export class AuthService {
         const current = issued !== null && sameHash(session.token_hash, hashSecret(issued))
         return {
           tokens: await this.accessToken(session.user_id, session.id),
-          cookie: current ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.remaining(session.expires_at) } : null,
+          cookie: current
+            ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.remaining(session.expires_at) }
+            : null,
         }
       }
 
@@ -135,7 +141,9 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
-    await retrying(() => (all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId)))
+    await retrying(() =>
+      all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId),
+    )
   }
 
   async me(actor: Actor): Promise<Me> {

@@ -22,7 +22,11 @@ describe('refresh, rotation and reuse detection', () => {
     const b = await refresh(second, 'POST')
     assert.equal(b.statusCode, 200)
     assert.notEqual(newCookie(b)!.value, second)
-    const rootAlias = await t.app.inject({ method: 'GET', url: '/auth/refresh', cookies: { refresh_token: newCookie(b)!.value } })
+    const rootAlias = await t.app.inject({
+      method: 'GET',
+      url: '/auth/refresh',
+      cookies: { refresh_token: newCookie(b)!.value },
+    })
     assert.equal(rootAlias.statusCode, 200)
   })
 

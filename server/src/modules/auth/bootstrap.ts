@@ -20,7 +20,11 @@ export async function resolveJwtSecret(db: Kysely<DB>, configured: string | null
     .values({ key: 'jwt_secret', value: crypto.randomBytes(48).toString('base64url') })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute()
-  const row = await db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('app_settings')
+    .select('value')
+    .where('key', '=', 'jwt_secret')
+    .executeTakeFirstOrThrow()
   return row.value
 }
 

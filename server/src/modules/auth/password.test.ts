@@ -11,7 +11,10 @@ describe('forced password change', () => {
   const t = useTestApp()
 
   it('answers 403 password_change_required on guarded routes while the flag is set', async () => {
-    const { user, as } = await signedIn(t, { forcePasswordReset: true, permissions: ['users.manage', 'callings.manage'] })
+    const { user, as } = await signedIn(t, {
+      forcePasswordReset: true,
+      permissions: ['users.manage', 'callings.manage'],
+    })
     const guarded: [string, string, unknown?][] = [
       ['GET', '/api/users'],
       ['GET', `/api/users/${user.id}`],
@@ -32,7 +35,11 @@ describe('forced password change', () => {
     const me = await as('GET', '/api/auth/me')
     assert.equal(me.statusCode, 200)
     assert.equal(me.json().force_password_reset, true)
-    const refreshed = await t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: refresh } })
+    const refreshed = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/refresh',
+      cookies: { refresh_token: refresh },
+    })
     assert.equal(refreshed.statusCode, 200)
     assert.equal((await as('POST', '/api/auth/logout')).statusCode, 204)
   })
@@ -84,7 +91,11 @@ describe('forced password change', () => {
     assert.equal(res.statusCode, 200)
     assert.equal(res.json().force_password_reset, true)
     assert.equal((await injectAs(t, session.token)('GET', '/api/auth/me')).statusCode, 401)
-    assert.equal((await admin.as('GET', '/api/auth/me')).statusCode, 200, 'the administrator’s own session is untouched')
+    assert.equal(
+      (await admin.as('GET', '/api/auth/me')).statusCode,
+      200,
+      'the administrator’s own session is untouched',
+    )
   })
 
   it('answers 403 when someone without users.manage changes another user’s password', async () => {

@@ -41,7 +41,10 @@ export class PasswordHasher {
 // The 10,000 most common passwords that are long enough to pass the length
 // rule (shorter ones are refused by it anyway), from zxcvbn's frequency list.
 const COMMON = new Set(
-  (dictionary['passwords-common'] as string[]).filter((p) => p.length >= 8).slice(0, 10000).map((p) => p.toLowerCase()),
+  (dictionary['passwords-common'] as string[])
+    .filter((p) => p.length >= 8)
+    .slice(0, 10000)
+    .map((p) => p.toLowerCase()),
 )
 
 export const commonPasswordCount = (): number => COMMON.size

@@ -24,7 +24,16 @@ export function findSessionForRefresh(db: Executor, id: string) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id', 's.user_id', 's.token_hash', 's.previous_token_hash', 's.rotated_at', 's.rotation_salt', 's.expires_at', 'u.active'])
+    .select([
+      's.id',
+      's.user_id',
+      's.token_hash',
+      's.previous_token_hash',
+      's.rotated_at',
+      's.rotation_salt',
+      's.expires_at',
+      'u.active',
+    ])
     .where('s.id', '=', id)
     .executeTakeFirst()
 }
@@ -40,7 +49,16 @@ export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: s
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['u.id', 'u.email', 'u.fname', 'u.lname', 'u.active', 'u.force_password_reset', 'u.created_at', 'u.updated_at'])
+    .select([
+      'u.id',
+      'u.email',
+      'u.fname',
+      'u.lname',
+      'u.active',
+      'u.force_password_reset',
+      'u.created_at',
+      'u.updated_at',
+    ])
     .select((eb) => effectivePermissionList(db, dialect, eb.ref('u.id')).as('permissions'))
     .where('s.id', '=', sessionId)
     .where('s.user_id', '=', userId)
@@ -66,17 +84,29 @@ export async function rotateSessionToken(
 ): Promise<{ user_id: number; expires_at: string } | undefined> {
   const rotated = await db
     .updateTable('sessions')
-    .set({ token_hash: next.hash, previous_token_hash: currentHash, rotation_salt: next.salt, rotated_at: now, last_used_at: now })
+    .set({
+      token_hash: next.hash,
+      previous_token_hash: currentHash,
+      rotation_salt: next.salt,
+      rotated_at: now,
+      last_used_at: now,
+    })
     .where('id', '=', id)
     .where('token_hash', '=', currentHash)
     .where('expires_at', '>', now)
     .where(({ exists, selectFrom }) =>
-      exists(selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true)),
+      exists(
+        selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true),
+      ),
     )
     .returning(['user_id', 'expires_at'])
     .executeTakeFirst()
   // Kept for the session's life: presenting it again is reuse (S6).
-  if (rotated) await db.insertInto('session_retired_tokens').values({ session_id: id, token_hash: currentHash, retired_at: now }).execute()
+  if (rotated)
+    await db
+      .insertInto('session_retired_tokens')
+      .values({ session_id: id, token_hash: currentHash, retired_at: now })
+      .execute()
   return rotated
 }
 

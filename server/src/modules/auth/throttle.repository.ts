@@ -36,7 +36,11 @@ export interface AttemptVerdict {
  * - otherwise counted and admitted; an account attempt that reaches the limit
  *   locks the account from now on (its lock grows with every further one).
  */
-export async function countAttempt(db: Executor, keys: { scope: ThrottleScope; key: string }[], rules: AttemptRules): Promise<AttemptVerdict[]> {
+export async function countAttempt(
+  db: Executor,
+  keys: { scope: ThrottleScope; key: string }[],
+  rules: AttemptRules,
+): Promise<AttemptVerdict[]> {
   const { now, windowCutoff, accountLimit, ipLimit, accountLocks } = rules
   const r = (column: string) => sql.ref(`login_throttle.${column}`)
   const next = sql`${r('failures')} + 1`
@@ -45,9 +49,15 @@ export async function countAttempt(db: Executor, keys: { scope: ThrottleScope; k
   const fresh = sql`${r('window_start')} < ${windowCutoff}`
   const refuse = sql`((${r('scope')} = 'account' and ${r('locked_until')} > ${now}) or (${r('scope')} = 'ip' and ${r('failures')} >= ${ipLimit}))`
   const rows = keys.map(
-    ({ scope, key }) => sql`(${scope}, ${key}, 1, ${now}, ${scope === 'account' && accountLimit <= 1 ? accountLocks[0]! : null}, 1)`,
+    ({ scope, key }) =>
+      sql`(${scope}, ${key}, 1, ${now}, ${scope === 'account' && accountLimit <= 1 ? accountLocks[0]! : null}, 1)`,
   )
-  const result = await sql<{ scope: ThrottleScope; allowed: number; window_start: string; locked_until: string | null }>`
+  const result = await sql<{
+    scope: ThrottleScope
+    allowed: number
+    window_start: string
+    locked_until: string | null
+  }>`
     insert into login_throttle (scope, key, failures, window_start, locked_until, allowed)
     values ${sql.join(rows)}
     on conflict (scope, key) do update set
@@ -76,7 +86,12 @@ export async function uncount(db: Executor, scope: ThrottleScope, key: string): 
     .where('key', '=', key)
     .where('failures', '>', 0)
     .execute()
-  await db.deleteFrom('login_throttle').where('scope', '=', scope).where('key', '=', key).where('failures', '<=', 0).execute()
+  await db
+    .deleteFrom('login_throttle')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .where('failures', '<=', 0)
+    .execute()
 }
 
 /**

@@ -2,7 +2,16 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { describe, it } from 'node:test'
 import { jwtVerify } from 'jose'
-import { AUDIENCE, AccessTokens, ISSUER, hashSecret, newRefreshSecret, newSessionId, parseRefreshToken, sameHash } from './tokens.ts'
+import {
+  AUDIENCE,
+  AccessTokens,
+  ISSUER,
+  hashSecret,
+  newRefreshSecret,
+  newSessionId,
+  parseRefreshToken,
+  sameHash,
+} from './tokens.ts'
 
 const SECRET = 'a-test-secret-that-is-long-enough-for-hs256'
 const now = new Date('2026-05-01T10:00:00Z')
@@ -29,9 +38,14 @@ describe('access tokens (unit)', () => {
     const token = await tokens.sign({ userId: 7, sessionId: 'sess-abcdefghij' }, now)
     assert.deepEqual(await tokens.verify(token, now), { ok: true, claims: { userId: 7, sessionId: 'sess-abcdefghij' } })
     const [h, p, sig] = token.split('.')
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: '1' })).toString('base64url')
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: '1' }),
+    ).toString('base64url')
     assert.deepEqual(await tokens.verify(`${h}.${forged}.${sig}`, now), { ok: false, reason: 'invalid' })
-    assert.deepEqual(await tokens.verify(token, new Date(now.getTime() + 59_000)), { ok: true, claims: { userId: 7, sessionId: 'sess-abcdefghij' } })
+    assert.deepEqual(await tokens.verify(token, new Date(now.getTime() + 59_000)), {
+      ok: true,
+      claims: { userId: 7, sessionId: 'sess-abcdefghij' },
+    })
     assert.deepEqual(await tokens.verify(token, new Date(now.getTime() + 60_000)), { ok: false, reason: 'expired' })
   })
 
@@ -44,7 +58,10 @@ describe('access tokens (unit)', () => {
     assert.equal(parseRefreshToken(undefined), null)
     assert.equal(parseRefreshToken('no-dot-here'), null)
     assert.equal(parseRefreshToken('short.x'), null)
-    assert.deepEqual(parseRefreshToken('AAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB'), { sessionId: 'AAAAAAAAAAAA', secret: 'BBBBBBBBBBBBBBBBBBBBBBBB' })
+    assert.deepEqual(parseRefreshToken('AAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB'), {
+      sessionId: 'AAAAAAAAAAAA',
+      secret: 'BBBBBBBBBBBBBBBBBBBBBBBB',
+    })
     const h = hashSecret('s')
     assert.equal(h.length, 64)
     assert.equal(sameHash(h, hashSecret('s')), true)
@@ -57,8 +74,14 @@ describe('access tokens (unit)', () => {
     const [, payload] = (await tokens.sign({ userId: 7, sessionId: 'sess-abcdefghij' }, now)).split('.')
     const header = (alg: string) => Buffer.from(JSON.stringify({ alg, typ: 'JWT' })).toString('base64url')
     assert.deepEqual(await tokens.verify(`${header('none')}.${payload}.`, now), { ok: false, reason: 'invalid' })
-    const hs512 = crypto.createHmac('sha512', SECRET).update(`${header('HS512')}.${payload}`).digest('base64url')
-    assert.deepEqual(await tokens.verify(`${header('HS512')}.${payload}.${hs512}`, now), { ok: false, reason: 'invalid' })
+    const hs512 = crypto
+      .createHmac('sha512', SECRET)
+      .update(`${header('HS512')}.${payload}`)
+      .digest('base64url')
+    assert.deepEqual(await tokens.verify(`${header('HS512')}.${payload}.${hs512}`, now), {
+      ok: false,
+      reason: 'invalid',
+    })
   })
 
   it('makes refresh values of 128 and 256 random bits, all different', () => {

@@ -16,7 +16,10 @@ export class AccessTokens {
   // A KeyObject made once: given raw bytes, jose imports the key again on every sign and verify.
   private readonly key: crypto.KeyObject
 
-  constructor(secret: string, readonly ttlSeconds: number) {
+  constructor(
+    secret: string,
+    readonly ttlSeconds: number,
+  ) {
     this.key = crypto.createSecretKey(Buffer.from(secret, 'utf8'))
   }
 

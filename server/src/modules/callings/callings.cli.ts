@@ -28,11 +28,16 @@ export const listCallings: CliCommand = {
   description: 'list every calling with its slots and holders',
   async run({ db }: Database) {
     const { rows } = await repo.listCallings(db, {}, 'id', 100000, 0)
-    const { slots } = await repo.loadDetails(db, rows.map((r) => r.id))
+    const { slots } = await repo.loadDetails(
+      db,
+      rows.map((r) => r.id),
+    )
     for (const calling of rows) {
       const held = slots.get(calling.id)!
       const filled = held.filter((s) => s.user_id !== null).length
-      const flags = [calling.key ? `key=${calling.key}` : null, calling.is_public ? 'public' : 'private'].filter(Boolean)
+      const flags = [calling.key ? `key=${calling.key}` : null, calling.is_public ? 'public' : 'private'].filter(
+        Boolean,
+      )
       console.log(`${calling.id}\t${calling.name} [${flags.join(', ')}] ${filled}/${held.length} filled`)
       for (const slot of held) {
         console.log(`\t${slot.slot_id}${slot.ward_id ? ` (ward ${slot.ward_id})` : ''}: ${holderName(slot)}`)
@@ -64,7 +69,8 @@ export const fillSlot: CliCommand = {
       const name = await withTransaction(db, async (trx) => {
         const calling = await repo.lockCalling(trx, callingId, dialect, 'share')
         if (!calling) throw new AppError(404, 'not_found', `No calling ${callingId}`)
-        if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
+        if (!(await slotRepo.findSlot(trx, callingId, slotId)))
+          throw new AppError(404, 'not_found', `${calling.name} has no slot ${slotId}`)
         await seatUser(trx, { callingId, slotId }, user.id, systemClock.iso(), ['user'])
         return calling.name
       })

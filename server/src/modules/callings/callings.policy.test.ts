@@ -15,7 +15,10 @@ describe('callings policy', () => {
     const held = new Set<Permission>(['callings.manage', 'proposals.submit'])
     assert.deepEqual(unseatable(held, []), [])
     assert.deepEqual(unseatable(held, ['proposals.submit']), [])
-    assert.deepEqual(unseatable(held, ['proposals.submit', 'proposals.view', 'users.manage']), ['proposals.view', 'users.manage'])
+    assert.deepEqual(unseatable(held, ['proposals.submit', 'proposals.view', 'users.manage']), [
+      'proposals.view',
+      'users.manage',
+    ])
     assert.deepEqual(unseatable(new Set(), ['callings.manage']), ['callings.manage'])
   })
 

@@ -5,7 +5,14 @@ import type { CallingsTable, DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { containsPattern } from '../../db/like.ts'
 import { sortPermissions, toPermissionSet } from '../users/permissions.repository.ts'
-import { deleteEmptySlotsAbove, ensureSlots, highestFilledSlot, slotQuery, toSlot, type SlotRow } from './slots.repository.ts'
+import {
+  deleteEmptySlotsAbove,
+  ensureSlots,
+  highestFilledSlot,
+  slotQuery,
+  toSlot,
+  type SlotRow,
+} from './slots.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 
 export type CallingRow = Selectable<CallingsTable>
@@ -54,7 +61,6 @@ export interface CallingFilter {
   vacant?: boolean
 }
 
-
 function filtered(db: Executor, filter: CallingFilter) {
   let query = db.selectFrom('callings as c')
   if (filter.is_public !== undefined) query = query.where('c.is_public', '=', filter.is_public)
@@ -88,7 +94,9 @@ export async function listCallings(
   page = sort === 'id' ? page.orderBy('c.id') : page.orderBy('c.name_key').orderBy('c.id')
   const [rows, total] = await Promise.all([
     page.limit(limit).offset(offset).execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ])
   return { rows, total: Number(total.n) }
 }
@@ -103,7 +111,11 @@ export async function loadDetails(db: Executor, callingIds: number[]) {
   }
   if (callingIds.length === 0) return { permissions, slots }
   const [grantRows, slotRows] = await Promise.all([
-    db.selectFrom('calling_permissions').select(['calling_id', 'permission']).where('calling_id', 'in', callingIds).execute(),
+    db
+      .selectFrom('calling_permissions')
+      .select(['calling_id', 'permission'])
+      .where('calling_id', 'in', callingIds)
+      .execute(),
     slotQuery(db).where('s.calling_id', 'in', callingIds).orderBy('s.calling_id').orderBy('s.slot_id').execute(),
   ])
   const grouped = new Map<number, string[]>()
@@ -114,11 +126,19 @@ export async function loadDetails(db: Executor, callingIds: number[]) {
 }
 
 export async function callingPermissions(db: Executor, callingId: number): Promise<Permission[]> {
-  const rows = await db.selectFrom('calling_permissions').select('permission').where('calling_id', '=', callingId).execute()
+  const rows = await db
+    .selectFrom('calling_permissions')
+    .select('permission')
+    .where('calling_id', '=', callingId)
+    .execute()
   return sortPermissions(toPermissionSet(rows.map((r) => r.permission)))
 }
 
-export async function replaceCallingPermissions(db: Executor, callingId: number, permissions: Permission[]): Promise<void> {
+export async function replaceCallingPermissions(
+  db: Executor,
+  callingId: number,
+  permissions: Permission[],
+): Promise<void> {
   await db.deleteFrom('calling_permissions').where('calling_id', '=', callingId).execute()
   if (permissions.length > 0) {
     await db
@@ -181,7 +201,14 @@ export async function deleteUnfilledCalling(db: Executor, id: number): Promise<b
     .where('id', '=', id)
     .where('system_defined', '=', false)
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('calling_slots').select(sql.lit(1).as('one')).where('calling_id', '=', id).where('user_id', 'is not', null))),
+      not(
+        exists(
+          selectFrom('calling_slots')
+            .select(sql.lit(1).as('one'))
+            .where('calling_id', '=', id)
+            .where('user_id', 'is not', null),
+        ),
+      ),
     )
     .executeTakeFirst()
   return Number(result.numDeletedRows) > 0

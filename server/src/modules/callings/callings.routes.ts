@@ -46,7 +46,8 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
       config: { auth: 'optional' },
       schema: {
         tags,
-        summary: 'List callings; anonymous callers get public callings with holders as names only. Total in X-Total-Count',
+        summary:
+          'List callings; anonymous callers get public callings with holders as names only. Total in X-Total-Count',
         querystring: CallingListQuery,
         response: { 200: Type.Array(Calling) },
       },
@@ -117,7 +118,12 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     '/:calling_id/permissions',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Permissions the calling grants its holders', params: CallingParams, response: { 200: PermissionsBody } },
+      schema: {
+        tags,
+        summary: 'Permissions the calling grants its holders',
+        params: CallingParams,
+        response: { 200: PermissionsBody },
+      },
     },
     async (request) => callings.getPermissions(request.actor, request.params.calling_id),
   )
@@ -134,7 +140,8 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: PermissionsBody, 409: ErrorBody },
       },
     },
-    async (request) => callings.setPermissions(requireActor(request), request.params.calling_id, request.body.permissions),
+    async (request) =>
+      callings.setPermissions(requireActor(request), request.params.calling_id, request.body.permissions),
   )
 
   app.get(

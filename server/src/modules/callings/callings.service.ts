@@ -42,7 +42,10 @@ export class CallingsService {
     }
     const { db } = this.ctx
     const page = await repo.listCallings(db, filter, query.sort ?? 'name', query.limit ?? 50, query.offset ?? 0)
-    const { permissions, slots } = await repo.loadDetails(db, page.rows.map((r) => r.id))
+    const { permissions, slots } = await repo.loadDetails(
+      db,
+      page.rows.map((r) => r.id),
+    )
     return {
       rows: page.rows.map((r) => repo.toCalling(r, permissions.get(r.id)!, slots.get(r.id)!, anonymous)),
       total: page.total,
@@ -89,7 +92,8 @@ export class CallingsService {
         const current = await repo.lockCalling(trx, id, dialect, 'update')
         if (!current) throw notFound('Calling')
         if (isSystemDefined(current)) throw systemDefined()
-        if (body.permissions !== undefined) assertMayGrant(actor, await repo.callingPermissions(trx, id), body.permissions)
+        if (body.permissions !== undefined)
+          assertMayGrant(actor, await repo.callingPermissions(trx, id), body.permissions)
         const maxSlots = body.max_slots ?? current.max_slots
         if ((await slotRepo.highestFilledSlot(trx, id)) > maxSlots) {
           throw conflict('slot_filled', `A slot numbered above ${maxSlots} is filled; release it first`)
@@ -147,7 +151,12 @@ export class CallingsService {
    * Replaces a calling's grants: adding one the actor lacks is 403; taking
    * users.manage away must leave someone able to manage users (409).
    */
-  private async replaceGrants(trx: Executor, actor: Actor, id: number, next: readonly Permission[]): Promise<Permission[]> {
+  private async replaceGrants(
+    trx: Executor,
+    actor: Actor,
+    id: number,
+    next: readonly Permission[],
+  ): Promise<Permission[]> {
     const current = await repo.callingPermissions(trx, id)
     assertMayGrant(actor, current, next)
     const wanted = sortPermissions(new Set(next))

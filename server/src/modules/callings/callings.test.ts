@@ -13,7 +13,19 @@ describe('callings (contract §5)', () => {
   const anonymous: As = (method, url, payload) => injectAs(t, null)(method, url, payload)
 
   before(async () => {
-    admin = (await signedIn(t, { permissions: ['users.manage', 'callings.manage', 'wards.manage', 'speaking.manage', 'proposals.submit', 'proposals.view', 'proposals.manage'] })).as
+    admin = (
+      await signedIn(t, {
+        permissions: [
+          'users.manage',
+          'callings.manage',
+          'wards.manage',
+          'speaking.manage',
+          'proposals.submit',
+          'proposals.view',
+          'proposals.manage',
+        ],
+      })
+    ).as
     manager = (await signedIn(t, { permissions: ['callings.manage'] })).as
     reader = (await signedIn(t)).as
   })
@@ -35,8 +47,15 @@ describe('callings (contract §5)', () => {
     })
 
     it('creates max_slots empty slots numbered 1..max_slots, with the given grants', async () => {
-      const calling = await makeCalling(admin, { max_slots: 3, is_public: true, permissions: ['proposals.view', 'proposals.submit'] })
-      assert.deepEqual(calling.slots.map((s) => s.slot_id), [1, 2, 3])
+      const calling = await makeCalling(admin, {
+        max_slots: 3,
+        is_public: true,
+        permissions: ['proposals.view', 'proposals.submit'],
+      })
+      assert.deepEqual(
+        calling.slots.map((s) => s.slot_id),
+        [1, 2, 3],
+      )
       assert.deepEqual(calling.permissions, ['proposals.submit', 'proposals.view'])
       assert.equal(calling.is_public, true)
     })
@@ -55,7 +74,9 @@ describe('callings (contract §5)', () => {
         'body.name',
         'body.permissions.0',
       ])
-      assert.deepEqual(locs(await manager('POST', '/api/callings/', { name: unique(), max_slots: 101 })), ['body.max_slots'])
+      assert.deepEqual(locs(await manager('POST', '/api/callings/', { name: unique(), max_slots: 101 })), [
+        'body.max_slots',
+      ])
     })
 
     it('accepts a 100-character name', async () => {
@@ -77,12 +98,20 @@ describe('callings (contract §5)', () => {
 
     it('returns 409 duplicate_name for a name used by another calling, whatever its case and spaces', async () => {
       const calling = await makeCalling(manager)
-      expectError(await manager('POST', '/api/callings/', { name: ` ${calling.name.toUpperCase()} ` }), 409, 'duplicate_name')
+      expectError(
+        await manager('POST', '/api/callings/', { name: ` ${calling.name.toUpperCase()} ` }),
+        409,
+        'duplicate_name',
+      )
       expectError(await manager('POST', '/api/callings/', { name: 'stake president' }), 409, 'duplicate_name')
     })
 
     it('returns 403 when the new calling would grant a permission the caller does not hold', async () => {
-      expectError(await manager('POST', '/api/callings/', { name: unique(), permissions: ['users.manage'] }), 403, 'forbidden')
+      expectError(
+        await manager('POST', '/api/callings/', { name: unique(), permissions: ['users.manage'] }),
+        403,
+        'forbidden',
+      )
       const ok = await manager('POST', '/api/callings/', { name: unique(), permissions: ['callings.manage'] })
       assert.equal(ok.statusCode, 201, ok.body)
     })
@@ -106,7 +135,13 @@ describe('callings (contract §5)', () => {
       assert.ok(list.every((c) => c.is_public))
       assert.ok(!list.some((c) => c.id === hidden.id))
       const mine = list.find((c) => c.id === shown.id)!
-      assert.deepEqual(mine.slots[0], { slot_id: 1, filled: true, user_id: null, user: { fname: 'Holly', lname: 'Holder' }, ward_id: null })
+      assert.deepEqual(mine.slots[0], {
+        slot_id: 1,
+        filled: true,
+        user_id: null,
+        user: { fname: 'Holly', lname: 'Holder' },
+        ward_id: null,
+      })
       assert.equal(res.headers['x-total-count'], String(list.length))
     })
 
@@ -138,7 +173,11 @@ describe('callings (contract §5)', () => {
     })
 
     it('a bad token on an optional-auth route is 401, not anonymous', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/callings/', headers: { authorization: 'Bearer nope' } })
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/callings/',
+        headers: { authorization: 'Bearer nope' },
+      })
       expectError(res, 401)
     })
   })
@@ -163,7 +202,10 @@ describe('callings (contract §5)', () => {
     it('q matches the name case-insensitively; % and _ are literal', async () => {
       assert.deepEqual(await ids(''), [b.id, c.id, a.id])
       const res = await reader('GET', `/api/callings/?q=${encodeURIComponent(`${tag.toUpperCase()} BRAVO 100%_`)}`)
-      assert.deepEqual(res.json().map((x: Calling) => x.id), [c.id])
+      assert.deepEqual(
+        res.json().map((x: Calling) => x.id),
+        [c.id],
+      )
       assert.deepEqual((await reader('GET', `/api/callings/?q=${tag}%25`)).json(), [])
     })
 
@@ -181,21 +223,27 @@ describe('callings (contract §5)', () => {
       assert.deepEqual(await ids('system_defined=true'), [])
       assert.deepEqual(await ids('system_defined=false'), [b.id, c.id, a.id])
       const system: Calling[] = (await reader('GET', '/api/callings/?system_defined=true&sort=id')).json()
-      assert.deepEqual(system.map((x) => x.key), [
-        'stake_president',
-        'stake_first_counselor',
-        'stake_second_counselor',
-        'stake_executive_secretary',
-        'stake_clerk',
-        'high_councilor',
-        'bishop',
-      ])
+      assert.deepEqual(
+        system.map((x) => x.key),
+        [
+          'stake_president',
+          'stake_first_counselor',
+          'stake_second_counselor',
+          'stake_executive_secretary',
+          'stake_clerk',
+          'high_councilor',
+          'bishop',
+        ],
+      )
       assert.deepEqual(locs(await reader('GET', '/api/callings/?vacant=maybe')), ['query.vacant'])
     })
 
     it('limit and offset page through the list; X-Total-Count is the filtered total', async () => {
       const res = await reader('GET', `/api/callings/?q=${tag}&limit=1&offset=1`)
-      assert.deepEqual(res.json().map((x: Calling) => x.id), [c.id])
+      assert.deepEqual(
+        res.json().map((x: Calling) => x.id),
+        [c.id],
+      )
       assert.equal(res.headers['x-total-count'], '3')
     })
 
@@ -218,7 +266,10 @@ describe('callings (contract §5)', () => {
       assert.ok(Number(all.headers['x-total-count']) > 50)
       assert.equal((await reader('GET', '/api/callings/?limit=200')).statusCode, 200)
       assert.deepEqual(locs(await reader('GET', '/api/callings/?limit=1000')), ['query.limit'])
-      assert.deepEqual(locs(await reader('GET', '/api/callings/?limit=-1&offset=-1')).sort(), ['query.limit', 'query.offset'])
+      assert.deepEqual(locs(await reader('GET', '/api/callings/?limit=-1&offset=-1')).sort(), [
+        'query.limit',
+        'query.offset',
+      ])
       assert.deepEqual(locs(await reader('GET', '/api/callings/?limit=abc')), ['query.limit'])
     })
   })
@@ -236,29 +287,43 @@ describe('callings (contract §5)', () => {
       assert.equal(hidden.json().is_public, false)
     })
 
-    it('keeps its own name in another case, but 409 duplicate_name for another calling\'s name', async () => {
+    it("keeps its own name in another case, but 409 duplicate_name for another calling's name", async () => {
       const one = await makeCalling(manager)
       const two = await makeCalling(manager)
       const same = await manager('PUT', `/api/callings/${one.id}`, { name: one.name.toUpperCase() })
       assert.equal(same.statusCode, 200, same.body)
-      expectError(await manager('PUT', `/api/callings/${one.id}`, { name: ` ${two.name.toLowerCase()}` }), 409, 'duplicate_name')
+      expectError(
+        await manager('PUT', `/api/callings/${one.id}`, { name: ` ${two.name.toLowerCase()}` }),
+        409,
+        'duplicate_name',
+      )
     })
 
     it('raises max_slots with empty slots; lowering below a filled slot is 409, above it removes empty slots', async () => {
       const calling = await makeCalling(manager, { max_slots: 2 })
       const up = await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, max_slots: 4 })
-      assert.deepEqual(up.json().slots.map((s: { slot_id: number }) => s.slot_id), [1, 2, 3, 4])
+      assert.deepEqual(
+        up.json().slots.map((s: { slot_id: number }) => s.slot_id),
+        [1, 2, 3, 4],
+      )
       const user = await createUser(t)
       assert.equal((await manager('PUT', `/api/callings/${calling.id}/3`, { user_id: user.id })).statusCode, 200)
-      expectError(await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, max_slots: 2 }), 409, 'slot_filled')
+      expectError(
+        await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, max_slots: 2 }),
+        409,
+        'slot_filled',
+      )
       const down = await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, max_slots: 3 })
       assert.equal(down.statusCode, 200, down.body)
       assert.equal(down.json().max_slots, 3)
-      assert.deepEqual(down.json().slots.map((s: { slot_id: number; filled: boolean }) => [s.slot_id, s.filled]), [
-        [1, false],
-        [2, false],
-        [3, true],
-      ])
+      assert.deepEqual(
+        down.json().slots.map((s: { slot_id: number; filled: boolean }) => [s.slot_id, s.filled]),
+        [
+          [1, false],
+          [2, false],
+          [3, true],
+        ],
+      )
     })
 
     it('returns 404 for an unknown calling and 422 for a non-integer id', async () => {
@@ -299,14 +364,20 @@ describe('callings (contract §5)', () => {
       for (const key of ['stake_president', 'high_councilor', 'bishop']) {
         const id = await systemCallingId(t, key)
         expectError(await admin('PUT', `/api/callings/${id}`, { name: unique() }), 403, 'system_defined')
-        expectError(await admin('PUT', `/api/callings/${id}`, { name: 'High Councilor', max_slots: 20 }), 403, 'system_defined')
+        expectError(
+          await admin('PUT', `/api/callings/${id}`, { name: 'High Councilor', max_slots: 20 }),
+          403,
+          'system_defined',
+        )
         expectError(await admin('DELETE', `/api/callings/${id}`), 403, 'system_defined')
         expectError(await admin('PUT', `/api/callings/${id}/permissions`, { permissions: [] }), 403, 'system_defined')
       }
     })
 
-    it('carry the contract\'s default grants, slots and keys', async () => {
-      const president: Calling = (await reader('GET', `/api/callings/${await systemCallingId(t, 'stake_president')}`)).json()
+    it("carry the contract's default grants, slots and keys", async () => {
+      const president: Calling = (
+        await reader('GET', `/api/callings/${await systemCallingId(t, 'stake_president')}`)
+      ).json()
       assert.equal(president.system_defined, true)
       assert.equal(president.key, 'stake_president')
       assert.equal(president.permissions.length, 7)
@@ -314,7 +385,10 @@ describe('callings (contract §5)', () => {
       const hc: Calling = (await reader('GET', `/api/callings/${await systemCallingId(t, 'high_councilor')}`)).json()
       assert.deepEqual(hc.permissions, ['proposals.submit', 'proposals.view'])
       assert.equal(hc.max_slots, 12)
-      assert.deepEqual(hc.slots.map((s) => s.slot_id), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+      assert.deepEqual(
+        hc.slots.map((s) => s.slot_id),
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      )
       const perms = await anonymous('GET', `/api/callings/${await systemCallingId(t, 'bishop')}/permissions`)
       assert.deepEqual(perms.json(), { permissions: ['proposals.submit'] })
     })
@@ -323,7 +397,9 @@ describe('callings (contract §5)', () => {
   describe('calling grants', () => {
     it('PUT /callings/{id}/permissions replaces the grants of a user-made calling', async () => {
       const calling = await makeCalling(admin, { permissions: ['proposals.view'] })
-      const res = await admin('PUT', `/api/callings/${calling.id}/permissions`, { permissions: ['proposals.submit', 'speaking.manage', 'proposals.submit'] })
+      const res = await admin('PUT', `/api/callings/${calling.id}/permissions`, {
+        permissions: ['proposals.submit', 'speaking.manage', 'proposals.submit'],
+      })
       assert.equal(res.statusCode, 200, res.body)
       assert.deepEqual(res.json(), { permissions: ['speaking.manage', 'proposals.submit'] })
       assert.deepEqual((await reader('GET', `/api/callings/${calling.id}/permissions`)).json(), res.json())
@@ -332,9 +408,21 @@ describe('callings (contract §5)', () => {
 
     it('returns 403 when adding a permission the caller does not hold; removing one is allowed', async () => {
       const calling = await makeCalling(admin, { permissions: ['proposals.view'] })
-      expectError(await manager('PUT', `/api/callings/${calling.id}/permissions`, { permissions: ['proposals.view', 'users.manage'] }), 403, 'forbidden')
-      expectError(await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, permissions: ['wards.manage'] }), 403, 'forbidden')
-      const kept = await manager('PUT', `/api/callings/${calling.id}/permissions`, { permissions: ['proposals.view', 'callings.manage'] })
+      expectError(
+        await manager('PUT', `/api/callings/${calling.id}/permissions`, {
+          permissions: ['proposals.view', 'users.manage'],
+        }),
+        403,
+        'forbidden',
+      )
+      expectError(
+        await manager('PUT', `/api/callings/${calling.id}`, { name: calling.name, permissions: ['wards.manage'] }),
+        403,
+        'forbidden',
+      )
+      const kept = await manager('PUT', `/api/callings/${calling.id}/permissions`, {
+        permissions: ['proposals.view', 'callings.manage'],
+      })
       assert.equal(kept.statusCode, 200, kept.body)
       const removed = await manager('PUT', `/api/callings/${calling.id}/permissions`, { permissions: [] })
       assert.deepEqual(removed.json(), { permissions: [] })
@@ -342,14 +430,19 @@ describe('callings (contract §5)', () => {
 
     it('PUT /callings/{id} may carry permissions too (same rules)', async () => {
       const calling = await makeCalling(admin)
-      const res = await admin('PUT', `/api/callings/${calling.id}`, { name: calling.name, permissions: ['wards.manage'] })
+      const res = await admin('PUT', `/api/callings/${calling.id}`, {
+        name: calling.name,
+        permissions: ['wards.manage'],
+      })
       assert.deepEqual(res.json().permissions, ['wards.manage'])
     })
 
     it('needs callings.manage to edit, and an unknown permission is 422', async () => {
       const calling = await makeCalling(admin)
       expectError(await reader('PUT', `/api/callings/${calling.id}/permissions`, { permissions: [] }), 403)
-      assert.deepEqual(locs(await admin('PUT', `/api/callings/${calling.id}/permissions`, { permissions: ['root'] })), ['body.permissions.0'])
+      assert.deepEqual(locs(await admin('PUT', `/api/callings/${calling.id}/permissions`, { permissions: ['root'] })), [
+        'body.permissions.0',
+      ])
       expectError(await admin('PUT', '/api/callings/999999/permissions', { permissions: [] }), 404)
     })
   })

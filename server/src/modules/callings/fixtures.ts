@@ -6,7 +6,11 @@ import { unique } from '../../test/factories.ts'
 
 /** Test helpers for the callings and wards suites (not a test file). */
 
-export type As = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => Promise<LightMyRequestResponse>
+export type As = (
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) => Promise<LightMyRequestResponse>
 
 export async function systemCallingId(t: TestApp, key: string): Promise<number> {
   const row = await t.database.db.selectFrom('callings').select('id').where('key', '=', key).executeTakeFirstOrThrow()

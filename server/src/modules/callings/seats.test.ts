@@ -13,7 +13,10 @@ describe('High Councilor seats follow HIGH_COUNCIL_SEATS', () => {
     const { as } = await signedIn(t)
     return (await as('GET', `/api/callings/${await systemCallingId(t, 'high_councilor')}`)).json()
   }
-  const shape = (c: Calling) => ({ max: c.max_slots, slots: c.slots.map((s) => (s.filled ? `${s.slot_id}*` : String(s.slot_id))) })
+  const shape = (c: Calling) => ({
+    max: c.max_slots,
+    slots: c.slots.map((s) => (s.filled ? `${s.slot_id}*` : String(s.slot_id))),
+  })
 
   it('has HIGH_COUNCIL_SEATS slots at start-up', async () => {
     assert.deepEqual(shape(await highCouncil()), { max: 5, slots: ['1', '2', '3', '4', '5'] })
@@ -34,7 +37,11 @@ describe('High Councilor seats follow HIGH_COUNCIL_SEATS', () => {
 
   it('is idempotent and safe to run from several instances at once', async () => {
     const db = t.database.db
-    await Promise.all([syncHighCouncilSeats(db, t.database.dialect, 6), syncHighCouncilSeats(db, t.database.dialect, 6), syncHighCouncilSeats(db, t.database.dialect, 6)])
+    await Promise.all([
+      syncHighCouncilSeats(db, t.database.dialect, 6),
+      syncHighCouncilSeats(db, t.database.dialect, 6),
+      syncHighCouncilSeats(db, t.database.dialect, 6),
+    ])
     await syncHighCouncilSeats(db, t.database.dialect, 6)
     assert.deepEqual(shape(await highCouncil()), { max: 6, slots: ['1', '2', '3', '4', '5', '6'] })
   })
@@ -53,11 +60,18 @@ describe('the last user manager cannot be unseated', () => {
     // Hand users.manage to a user-made calling's holder; now the president may go.
     const council = await makeCalling(president.as, { permissions: ['users.manage', 'callings.manage'] })
     const successor = await signedIn(t)
-    assert.equal((await president.as('PUT', `/api/callings/${council.id}/1`, { user_id: successor.user.id })).statusCode, 200)
+    assert.equal(
+      (await president.as('PUT', `/api/callings/${council.id}/1`, { user_id: successor.user.id })).statusCode,
+      200,
+    )
     assert.equal((await president.as('DELETE', `/api/callings/${presidency}/1`)).statusCode, 204)
 
     // The successor is now the only one: neither the grant nor the seat may go.
-    expectError(await successor.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: ['callings.manage'] }), 409, 'last_manager')
+    expectError(
+      await successor.as('PUT', `/api/callings/${council.id}/permissions`, { permissions: ['callings.manage'] }),
+      409,
+      'last_manager',
+    )
     expectError(await successor.as('DELETE', `/api/callings/${council.id}/1`), 409, 'last_manager')
     const me = (await successor.as('GET', '/api/auth/me')).json()
     assert.ok(me.permissions.includes('users.manage'))
@@ -75,7 +89,12 @@ describe('concurrent changes cannot together unseat the last user managers', () 
     // Releasing a presidency seat needs all seven permissions (S3): the holders release their own.
     const [president, clerk] = [await signedIn(t), await signedIn(t)]
     const seats = [
-      { key: 'stake_president', user: president.user.id, as: president.as, calling: await systemCallingId(t, 'stake_president') },
+      {
+        key: 'stake_president',
+        user: president.user.id,
+        as: president.as,
+        calling: await systemCallingId(t, 'stake_president'),
+      },
       { key: 'stake_clerk', user: clerk.user.id, as: clerk.as, calling: await systemCallingId(t, 'stake_clerk') },
     ]
     await seat(t, 'stake_president', president.user.id)
@@ -83,7 +102,11 @@ describe('concurrent changes cannot together unseat the last user managers', () 
     for (let round = 0; round < 5; round++) {
       const results = await Promise.all(seats.map((s) => s.as('DELETE', `/api/callings/${s.calling}/1`)))
       assert.deepEqual(results.map((r) => r.statusCode).sort(), [204, 409], results.map((r) => r.body).join(' | '))
-      expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_manager')
+      expectError(
+        results.find((r) => r.statusCode === 409)!,
+        409,
+        'last_manager',
+      )
       const released = seats[results.findIndex((r) => r.statusCode === 204)]!
       await seat(t, released.key, released.user)
     }
@@ -92,7 +115,11 @@ describe('concurrent changes cannot together unseat the last user managers', () 
   it('a grant change and a release at once that would together leave nobody with users.manage: one wins, one 409', async () => {
     const president = await signedIn(t)
     await t.database.db.deleteFrom('user_permissions').where('permission', '=', 'users.manage').execute()
-    await t.database.db.updateTable('calling_slots').set({ user_id: null, filled_at: null }).where('user_id', 'is not', null).execute()
+    await t.database.db
+      .updateTable('calling_slots')
+      .set({ user_id: null, filled_at: null })
+      .where('user_id', 'is not', null)
+      .execute()
     await seat(t, 'stake_president', president.user.id)
     const council = await makeCalling(president.as, { permissions: ['users.manage'] })
     const holder = await createUser(t)
@@ -106,6 +133,10 @@ describe('concurrent changes cannot together unseat the last user managers', () 
     const [grants, release] = results.map((r) => r.statusCode)
     const bodies = results.map((r) => r.body).join(' | ')
     assert.ok((grants === 200 && release === 409) || (grants === 409 && release === 204), bodies)
-    expectError(results.find((r) => r.statusCode === 409)!, 409, 'last_manager')
+    expectError(
+      results.find((r) => r.statusCode === 409)!,
+      409,
+      'last_manager',
+    )
   })
 })

@@ -25,7 +25,13 @@ export function toSlot(row: SlotRow, anonymous: boolean): CallingSlot {
     : anonymous
       ? { fname: row.fname ?? '', lname: row.lname ?? '' }
       : { id: row.user_id!, fname: row.fname ?? '', lname: row.lname ?? '' }
-  return { slot_id: row.slot_id, filled, user_id: filled && !anonymous ? row.user_id : null, user, ward_id: row.ward_id ?? null }
+  return {
+    slot_id: row.slot_id,
+    filled,
+    user_id: filled && !anonymous ? row.user_id : null,
+    user,
+    ward_id: row.ward_id ?? null,
+  }
 }
 
 export function slotQuery(db: Executor) {
@@ -84,7 +90,6 @@ export async function countSlots(db: Executor, callingId: number): Promise<numbe
   return Number(row.n)
 }
 
-
 /** The slots a user holds, by calling and slot (GET /auth/me). */
 export async function listHeldSlots(db: Executor, userId: number): Promise<HeldCalling[]> {
   const rows = await db
@@ -95,7 +100,13 @@ export async function listHeldSlots(db: Executor, userId: number): Promise<HeldC
     .orderBy('c.id')
     .orderBy('cs.slot_id')
     .execute()
-  return rows.map((h) => ({ calling_id: h.calling_id, name: h.name, key: h.key ?? null, slot_id: h.slot_id, ward_id: h.ward_id ?? null }))
+  return rows.map((h) => ({
+    calling_id: h.calling_id,
+    name: h.name,
+    key: h.key ?? null,
+    slot_id: h.slot_id,
+    ward_id: h.ward_id ?? null,
+  }))
 }
 
 /**
@@ -103,7 +114,13 @@ export async function listHeldSlots(db: Executor, userId: number): Promise<HeldC
  * changes a row and the other none. A second slot of the same calling for the
  * same user fails on the unique (calling_id, user_id) key.
  */
-export async function fillEmptySlot(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<boolean> {
+export async function fillEmptySlot(
+  db: Executor,
+  callingId: number,
+  slotId: number,
+  userId: number,
+  now: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('calling_slots')
     .set({ user_id: userId, filled_at: now })
@@ -126,11 +143,26 @@ export async function vacateSlot(db: Executor, callingId: number, slotId: number
   return Number(result.numUpdatedRows) > 0
 }
 
-export async function openHistory(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<void> {
-  await db.insertInto('calling_slot_history').values({ calling_id: callingId, slot_id: slotId, user_id: userId, from_at: now, to_at: null }).execute()
+export async function openHistory(
+  db: Executor,
+  callingId: number,
+  slotId: number,
+  userId: number,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('calling_slot_history')
+    .values({ calling_id: callingId, slot_id: slotId, user_id: userId, from_at: now, to_at: null })
+    .execute()
 }
 
-export async function closeHistory(db: Executor, callingId: number, slotId: number, userId: number, now: string): Promise<void> {
+export async function closeHistory(
+  db: Executor,
+  callingId: number,
+  slotId: number,
+  userId: number,
+  now: string,
+): Promise<void> {
   await db
     .updateTable('calling_slot_history')
     .set({ to_at: now })
@@ -166,6 +198,11 @@ export function findActiveUser(db: Executor, id: number) {
 
 /** The users currently seated in a calling's slots. */
 export async function holderIds(db: Executor, callingId: number): Promise<number[]> {
-  const rows = await db.selectFrom('calling_slots').select('user_id').where('calling_id', '=', callingId).where('user_id', 'is not', null).execute()
+  const rows = await db
+    .selectFrom('calling_slots')
+    .select('user_id')
+    .where('calling_id', '=', callingId)
+    .where('user_id', 'is not', null)
+    .execute()
   return rows.map((r) => r.user_id!)
 }

@@ -17,7 +17,12 @@ const slotFilled = () => conflict('slot_filled', 'This slot is already filled; r
  * and its role (S3), for filling and releasing alike; `seating` is the user
  * to be seated, null for a release.
  */
-export function assertMaySeat(actor: Actor, calling: { key: string | null }, grants: readonly Permission[], seating: number | null): void {
+export function assertMaySeat(
+  actor: Actor,
+  calling: { key: string | null },
+  grants: readonly Permission[],
+  seating: number | null,
+): void {
   const missing = unseatable(actor.permissions, seatRequirements(calling.key, grants))
   if (missing.length > 0) {
     throw forbidden(`This seat carries permissions you do not hold: ${missing.join(', ')}`)
@@ -68,7 +73,6 @@ export async function unseatUser(
   if (slot.grants.includes('users.manage')) await assertUserManagerRemains(trx, dialect, [holderId])
   return true
 }
-
 
 export class SlotsService {
   constructor(private readonly ctx: AppContext) {}

@@ -32,7 +32,10 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       })
       assert.deepEqual((await reader('GET', `/api/callings/${calling.id}/2`)).json(), res.json())
       const shown: Calling = (await reader('GET', `/api/callings/${calling.id}`)).json()
-      assert.deepEqual(shown.slots.map((s) => s.user_id), [null, user.id])
+      assert.deepEqual(
+        shown.slots.map((s) => s.user_id),
+        [null, user.id],
+      )
     })
 
     it('returns 409 slot_filled for a filled slot, even for its own holder', async () => {
@@ -46,8 +49,12 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
     it('returns 422 at body.user_id for an unknown or inactive user, or a missing or bad id', async () => {
       const calling = await makeCalling(manager)
       const inactive = await createUser(t, { active: false })
-      assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: 99999999 })), ['body.user_id'])
-      assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: inactive.id })), ['body.user_id'])
+      assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: 99999999 })), [
+        'body.user_id',
+      ])
+      assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: inactive.id })), [
+        'body.user_id',
+      ])
       assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, {})), ['body.user_id'])
       assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: 'x' })), ['body.user_id'])
       assert.deepEqual(locs(await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: 0 })), ['body.user_id'])
@@ -93,7 +100,7 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       expectError(await reader('DELETE', `/api/callings/${calling.id}/1`), 403, 'forbidden')
     })
 
-    it('system callings\' slots can be filled and released; the root alias works too', async () => {
+    it("system callings' slots can be filled and released; the root alias works too", async () => {
       const id = await systemCallingId(t, 'high_councilor')
       const user = await createUser(t)
       const res = await admin('PUT', `/callings/${id}/7`, { user_id: user.id })
@@ -121,8 +128,20 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       assert.deepEqual(
         rows.map(({ id: _id, ...rest }) => rest),
         [
-          { slot_id: 1, user_id: first.id, user: { id: first.id, fname: first.fname, lname: first.lname }, from: t0, to: t1 },
-          { slot_id: 1, user_id: second.id, user: { id: second.id, fname: second.fname, lname: second.lname }, from: t2, to: null },
+          {
+            slot_id: 1,
+            user_id: first.id,
+            user: { id: first.id, fname: first.fname, lname: first.lname },
+            from: t0,
+            to: t1,
+          },
+          {
+            slot_id: 1,
+            user_id: second.id,
+            user: { id: second.id, fname: second.fname, lname: second.lname },
+            from: t2,
+            to: null,
+          },
         ],
       )
     })
@@ -133,7 +152,10 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: one.id })
       await manager('PUT', `/api/callings/${calling.id}/1`, { user_id: two.id })
       const rows: CallingHistoryEntry[] = (await reader('GET', `/api/callings/${calling.id}/history`)).json()
-      assert.deepEqual(rows.map((r) => r.user_id), [one.id])
+      assert.deepEqual(
+        rows.map((r) => r.user_id),
+        [one.id],
+      )
     })
 
     it('needs a signed-in caller; 404 for an unknown calling', async () => {
@@ -158,7 +180,10 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
         const winner = results.find((r) => r.statusCode === 200)!.json().user_id
         assert.equal((await reader('GET', `/api/callings/${calling.id}/1`)).json().user_id, winner)
         const history: CallingHistoryEntry[] = (await reader('GET', `/api/callings/${calling.id}/history`)).json()
-        assert.deepEqual(history.map((h) => h.user_id), [winner])
+        assert.deepEqual(
+          history.map((h) => h.user_id),
+          [winner],
+        )
       }
     })
 
@@ -198,8 +223,14 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
     it('permissions held through a calling count: a seated stake clerk with callings.manage may seat a president', async () => {
       const clerk = await signedIn(t)
       const president = await createUser(t)
-      assert.equal((await admin('PUT', `/api/callings/${await systemCallingId(t, 'stake_clerk')}/1`, { user_id: clerk.user.id })).statusCode, 200)
-      const res = await clerk.as('PUT', `/api/callings/${await systemCallingId(t, 'stake_president')}/1`, { user_id: president.id })
+      assert.equal(
+        (await admin('PUT', `/api/callings/${await systemCallingId(t, 'stake_clerk')}/1`, { user_id: clerk.user.id }))
+          .statusCode,
+        200,
+      )
+      const res = await clerk.as('PUT', `/api/callings/${await systemCallingId(t, 'stake_president')}/1`, {
+        user_id: president.id,
+      })
       assert.equal(res.statusCode, 200, res.body)
     })
 
@@ -222,7 +253,9 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       const made = await member.as('POST', '/api/callings/', { name: 'Made by member 1' })
       assert.equal(made.statusCode, 201, made.body)
       const me = (await member.as('GET', '/api/auth/me')).json()
-      assert.deepEqual(me.callings, [{ calling_id: calling.id, name: 'Assistant Clerk Test', key: null, slot_id: 1, ward_id: null }])
+      assert.deepEqual(me.callings, [
+        { calling_id: calling.id, name: 'Assistant Clerk Test', key: null, slot_id: 1, ward_id: null },
+      ])
       assert.deepEqual(me.permissions, ['callings.manage'])
 
       assert.equal((await admin('DELETE', `/api/callings/${calling.id}/1`)).statusCode, 204)
@@ -232,7 +265,7 @@ describe('calling slots (contract §5) and access that follows the calling (§4)
       assert.deepEqual(after.permissions, [])
     })
 
-    it('changing a calling\'s grants changes its holders\' access on the next request', async () => {
+    it("changing a calling's grants changes its holders' access on the next request", async () => {
       const calling = await makeCalling(admin)
       const member = await signedIn(t)
       await admin('PUT', `/api/callings/${calling.id}/1`, { user_id: member.user.id })

@@ -5,7 +5,13 @@ import path from 'node:path'
 import { after, describe, it } from 'node:test'
 
 interface BuildScript {
-  buildIfChanged(options: { root: string; dist: string; build: () => void; sources?: string[]; log?: (line: string) => void }): boolean
+  buildIfChanged(options: {
+    root: string
+    dist: string
+    build: () => void
+    sources?: string[]
+    log?: (line: string) => void
+  }): boolean
 }
 
 // A plain script (run by `npm start` before any TypeScript loader); imported by path.

@@ -25,25 +25,42 @@ describe('configuration that changes behaviour', () => {
     const user = await createUser(secure)
     const { token } = await login(secure, user)
     assert.equal((await injectAs(secure, token)('GET', '/api/auth/me')).statusCode, 200)
-    const stored = await secure.database.db.selectFrom('app_settings').selectAll().where('key', '=', 'jwt_secret').execute()
+    const stored = await secure.database.db
+      .selectFrom('app_settings')
+      .selectAll()
+      .where('key', '=', 'jwt_secret')
+      .execute()
     assert.deepEqual(stored, [])
   })
 
   it('without JWT_SECRET a secret is generated once and kept in the database', async () => {
-    const stored = await proxied.database.db.selectFrom('app_settings').select('value').where('key', '=', 'jwt_secret').execute()
+    const stored = await proxied.database.db
+      .selectFrom('app_settings')
+      .select('value')
+      .where('key', '=', 'jwt_secret')
+      .execute()
     assert.equal(stored.length, 1)
     assert.ok(stored[0]!.value.length >= 43)
   })
 
   it('TRUST_PROXY=1 takes the client address from X-Forwarded-For (throttling per real client)', async () => {
     for (let i = 0; i < 100; i++) {
-      const res = await proxied.app.inject({ ...form(`ghost${i}@example.org`, 'wrong-password'), headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.55' } })
+      const res = await proxied.app.inject({
+        ...form(`ghost${i}@example.org`, 'wrong-password'),
+        headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.55' },
+      })
       assert.equal(res.statusCode, 401)
     }
     const user = await createUser(proxied)
-    const blocked = await proxied.app.inject({ ...form(user.email, user.password), headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.55' } })
+    const blocked = await proxied.app.inject({
+      ...form(user.email, user.password),
+      headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.55' },
+    })
     assert.equal(blocked.statusCode, 429)
-    const other = await proxied.app.inject({ ...form(user.email, user.password), headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.56' } })
+    const other = await proxied.app.inject({
+      ...form(user.email, user.password),
+      headers: { ...form('', '').headers, 'x-forwarded-for': '192.0.2.56' },
+    })
     assert.equal(other.statusCode, 200)
   })
 
@@ -55,7 +72,11 @@ describe('configuration that changes behaviour', () => {
     })
     assert.equal(allowed.headers['access-control-allow-origin'], 'https://client.example')
     assert.equal(allowed.headers['access-control-allow-credentials'], 'true')
-    const refused = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { origin: 'https://evil.example' } })
+    const refused = await proxied.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://evil.example' },
+    })
     assert.equal(refused.headers['access-control-allow-origin'], undefined)
   })
 })

@@ -38,24 +38,40 @@ describe('delivery: compression and caching', () => {
     assert.equal(plain.statusCode, 200)
     assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable')
     assert.equal(plain.headers['content-encoding'], undefined)
-    const br = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'br, gzip' } })
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    })
     assert.equal(br.statusCode, 200)
     assert.equal(br.headers['content-encoding'], 'br')
     assert.equal(br.headers['cache-control'], 'public, max-age=31536000, immutable')
     assert.match(String(br.headers['content-type']), /javascript/)
     assert.ok(br.rawPayload.length < plain.rawPayload.length / 5)
     assert.equal(zlib.brotliDecompressSync(br.rawPayload).toString(), plain.body)
-    const gz = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip' } })
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    })
     assert.equal(gz.headers['content-encoding'], 'gzip')
     assert.equal(zlib.gunzipSync(gz.rawPayload).toString(), plain.body)
   })
 
   it('answers HEAD and a revalidation of an asset without breaking them', async () => {
-    const head = await t.app.inject({ method: 'HEAD', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'br' } })
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br' },
+    })
     assert.equal(head.statusCode, 200)
     assert.equal(head.rawPayload.length, 0)
     // Each encoding is its own file with its own validator.
-    const first = await t.app.inject({ method: 'GET', url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'br' } })
+    const first = await t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbC123.js',
+      headers: { 'accept-encoding': 'br' },
+    })
     assert.ok(first.headers.etag)
     const again = await t.app.inject({
       method: 'GET',
@@ -99,15 +115,27 @@ describe('delivery: compression and caching', () => {
     assert.equal(plain.statusCode, 200)
     assert.ok(plain.rawPayload.length > 1024, `list is ${plain.rawPayload.length} bytes`)
     assert.equal(plain.headers['content-encoding'], undefined)
-    const br = await t.app.inject({ method: 'GET', url: '/api/users', headers: { ...headers, 'accept-encoding': 'br' } })
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/api/users',
+      headers: { ...headers, 'accept-encoding': 'br' },
+    })
     assert.equal(br.headers['content-encoding'], 'br')
     assert.equal(br.headers['cache-control'], 'no-store')
     assert.deepEqual(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString()), plain.json())
-    const gz = await t.app.inject({ method: 'GET', url: '/api/users', headers: { ...headers, 'accept-encoding': 'gzip' } })
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/api/users',
+      headers: { ...headers, 'accept-encoding': 'gzip' },
+    })
     assert.equal(gz.headers['content-encoding'], 'gzip')
     assert.deepEqual(JSON.parse(zlib.gunzipSync(gz.rawPayload).toString()), plain.json())
 
-    const small = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { ...headers, 'accept-encoding': 'br, gzip' } })
+    const small = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { ...headers, 'accept-encoding': 'br, gzip' },
+    })
     assert.equal(small.statusCode, 200)
     assert.ok(small.rawPayload.length < 1024)
     assert.equal(small.headers['content-encoding'], undefined)

@@ -19,7 +19,10 @@ describe('OpenAPI and /docs', () => {
     const paths = Object.keys(doc.paths)
     assert.ok(paths.includes('/api/auth/login'))
     assert.ok(paths.includes('/api/users/{id}/password'))
-    assert.ok(paths.every((p) => p.startsWith('/api/')), 'root aliases are hidden')
+    assert.ok(
+      paths.every((p) => p.startsWith('/api/')),
+      'root aliases are hidden',
+    )
   })
 
   it('documents request schemas and error responses on every route', async () => {
@@ -31,7 +34,8 @@ describe('OpenAPI and /docs', () => {
         const hasInput = op.requestBody || (op.parameters ?? []).length > 0
         if (hasInput) assert.ok(op.responses['422'], `${label} documents 422`)
         if (path.includes('{')) assert.ok(op.responses['404'], `${label} documents 404`)
-        if (op.security?.some((s: object) => 'bearerAuth' in s)) assert.ok(op.responses['401'] && op.responses['403'], `${label} documents 401/403`)
+        if (op.security?.some((s: object) => 'bearerAuth' in s))
+          assert.ok(op.responses['401'] && op.responses['403'], `${label} documents 401/403`)
       }
     }
     assert.ok(doc.paths['/api/users']?.post?.requestBody, 'POST /users has a request body schema')
@@ -81,7 +85,13 @@ describe('request logging', () => {
       payload: `username=${encodeURIComponent(user.email)}&password=${encodeURIComponent(user.password)}`,
     })
     // Any line that carries credentials has them redacted (pino's redact, app.ts).
-    app.log.info({ headers: { authorization: `Bearer ${token}`, cookie: `refresh_token=${refresh}` }, body: { password: user.password } }, 'probe')
+    app.log.info(
+      {
+        headers: { authorization: `Bearer ${token}`, cookie: `refresh_token=${refresh}` },
+        body: { password: user.password },
+      },
+      'probe',
+    )
     await app.close()
     const probe = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'probe')
     assert.equal(probe.headers.authorization, '[Redacted]')

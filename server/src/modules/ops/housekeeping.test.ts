@@ -19,7 +19,8 @@ describe('housekeeping: purgeExpired', () => {
   const t = useTestApp()
   const db = () => t.database.db
   const purge = () => purgeExpired(db(), t.clock.now())
-  const refresh = (cookie: string) => t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: cookie } })
+  const refresh = (cookie: string) =>
+    t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: cookie } })
   const sessionOf = (cookie: string) =>
     db().selectFrom('sessions').selectAll().where('id', '=', cookie.split('.')[0]!).executeTakeFirst()
 
@@ -152,12 +153,19 @@ describe('housekeeping: npm run cli -- purge', { skip: dialect !== 'sqlite' && '
         .execute()
       await database.close()
 
-      const cli = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '../../cli.ts'), 'purge'], {
-        env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
-        encoding: 'utf8',
-      })
+      const cli = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, '../../cli.ts'), 'purge'],
+        {
+          env: { ...process.env, DATABASE_URL: `sqlite:${file}` },
+          encoding: 'utf8',
+        },
+      )
       assert.equal(cli.status, 0, cli.stderr)
-      assert.match(cli.stdout, /Purged 1 expired session\(s\), 0 expired refresh grace\(s\), 0 stale login-throttle row\(s\)\./)
+      assert.match(
+        cli.stdout,
+        /Purged 1 expired session\(s\), 0 expired refresh grace\(s\), 0 stale login-throttle row\(s\)\./,
+      )
 
       const after = createDatabase(`sqlite:${file}`)
       const ids = (await after.db.selectFrom('sessions').select('id').execute()).map((r) => r.id)

@@ -30,7 +30,9 @@ export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<Purged> {
     // Many rows per statement: a concurrent logout or sign-in may deadlock with it; run again then.
     sessions: await retrying(() => purgeExpiredSessions(db, nowIso)),
     refreshGrace: await retrying(() => clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString())),
-    throttle: await retrying(() => purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString())),
+    throttle: await retrying(() =>
+      purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
+    ),
   }
 }
 

@@ -10,7 +10,11 @@ export default async function opsRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/health',
     {
       config: { auth: 'public' },
-      schema: { tags: ['operations'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+      schema: {
+        tags: ['operations'],
+        summary: 'Liveness',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
     },
     async () => ({ status: 'ok' as const }),
   )

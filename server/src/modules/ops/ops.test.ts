@@ -41,7 +41,10 @@ describe('security headers', () => {
     assert.match(String(res.headers['content-security-policy']), /default-src 'self'/)
     assert.doesNotMatch(String(res.headers['content-security-policy']), /upgrade-insecure-requests/)
     assert.equal(res.headers['strict-transport-security'], undefined)
-    assert.equal((await plain.app.inject({ method: 'GET', url: '/nothing' })).headers['x-content-type-options'], 'nosniff')
+    assert.equal(
+      (await plain.app.inject({ method: 'GET', url: '/nothing' })).headers['x-content-type-options'],
+      'nosniff',
+    )
   })
 
   it('sends the short REST set on API responses, at /api and at the root aliases', async () => {
@@ -50,7 +53,9 @@ describe('security headers', () => {
       assert.equal(res.headers['x-content-type-options'], 'nosniff', url)
       assert.equal(res.headers['x-frame-options'], 'DENY', url)
       assert.equal(res.headers['cache-control'], 'no-store', url)
-      const csp = String(res.headers['content-security-policy']).split(';').map((d) => d.trim())
+      const csp = String(res.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim())
       assert.deepEqual(csp, ["default-src 'none'", "frame-ancestors 'none'"], url)
       assert.equal(res.headers['strict-transport-security'], undefined, url)
     }

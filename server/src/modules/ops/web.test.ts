@@ -20,7 +20,11 @@ describe('serving the web client', () => {
 
   before(async () => {
     await migrate(database.db)
-    app = await buildApp({ config: { ...parseConfig({}), argon2: TEST_ARGON2, webDist: dist }, db: database.db, dialect: 'sqlite' })
+    app = await buildApp({
+      config: { ...parseConfig({}), argon2: TEST_ARGON2, webDist: dist },
+      db: database.db,
+      dialect: 'sqlite',
+    })
   })
   after(async () => {
     await app.close()
@@ -41,7 +45,14 @@ describe('serving the web client', () => {
   })
 
   it('never answers API paths with the client page', async () => {
-    for (const url of ['/api/nothing', '/users/abc/def', '/callings/1/2/3/4', '/calling-kanban/nope', '/docs/nothing', '/wards/1/x']) {
+    for (const url of [
+      '/api/nothing',
+      '/users/abc/def',
+      '/callings/1/2/3/4',
+      '/calling-kanban/nope',
+      '/docs/nothing',
+      '/wards/1/x',
+    ]) {
       const res = await app.inject({ method: 'GET', url })
       assert.notEqual(res.statusCode, 200, url)
       assert.match(String(res.headers['content-type']), /application\/json/, url)

@@ -44,9 +44,18 @@ describe('board', () => {
     await move(clerk.as, call.id, 'advance', 'sp_approval')
 
     const all = await board(clerk.as)
-    assert.deepEqual(all.stages.hc_approval.map((p) => p.id), [call.id])
-    assert.deepEqual(all.stages.interview.map((p) => p.id), [release.id])
-    assert.deepEqual(all.stages.sp_approval.map((p) => p.id), [elsewhere.id])
+    assert.deepEqual(
+      all.stages.hc_approval.map((p) => p.id),
+      [call.id],
+    )
+    assert.deepEqual(
+      all.stages.interview.map((p) => p.id),
+      [release.id],
+    )
+    assert.deepEqual(
+      all.stages.sp_approval.map((p) => p.id),
+      [elsewhere.id],
+    )
     const card = all.stages.hc_approval[0]!
     assert.deepEqual(card.approvals, { approved: 0, rejected: 0 })
     assert.equal(card.my_vote, null)
@@ -55,7 +64,9 @@ describe('board', () => {
 
     // A bishop sees his ward's cards only; a bishop of another ward none of them.
     const own = await board(bishop.as)
-    const ids = Object.values(own.stages).flat().map((p) => p.id)
+    const ids = Object.values(own.stages)
+      .flat()
+      .map((p) => p.id)
     assert.deepEqual(ids.sort(), [call.id, release.id].sort())
     const stranger = await bishopOf(t, await createWard(t.database.db))
     assert.deepEqual(Object.values((await board(stranger.as)).stages).flat(), [])
@@ -69,7 +80,11 @@ describe('board', () => {
     await clerk.as('POST', `/api/calling-kanban/proposals/${b.id}/decline`, { reason: 'no' })
     const closed = (await board(clerk.as)).closed_recently.map((p) => p.id)
     assert.deepEqual(closed.slice(0, 2), [b.id, a.id])
-    assert.ok(!Object.values((await board(clerk.as)).stages).flat().some((p) => p.id === a.id))
+    assert.ok(
+      !Object.values((await board(clerk.as)).stages)
+        .flat()
+        .some((p) => p.id === a.id),
+    )
   })
 
   describe('query count', () => {

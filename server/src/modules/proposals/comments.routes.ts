@@ -28,7 +28,12 @@ export default async function commentsRoutes(app: FastifyTypebox, ctx: AppContex
   app.get(
     '/proposals/:proposal_id/comments',
     {
-      schema: { tags, summary: 'Comments on a proposal, oldest first', params: ProposalParams, response: { 200: Type.Array(Comment) } },
+      schema: {
+        tags,
+        summary: 'Comments on a proposal, oldest first',
+        params: ProposalParams,
+        response: { 200: Type.Array(Comment) },
+      },
     },
     async (request) => service.list(requireActor(request), request.params.proposal_id),
   )

@@ -59,7 +59,11 @@ export class CommentsService {
     this.checkBody(viewer, proposalId, body)
     if (!canEditComment(viewer, comment)) throw forbidden('Only the author may edit a comment')
     const now = this.ctx.clock.iso()
-    if (!(await retrying(() => repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now)))) {
+    if (
+      !(await retrying(() =>
+        repo.editComment(this.ctx.db, proposalId, commentId, actor.id, body.comment_text.trim(), now),
+      ))
+    ) {
       throw commentNotFound()
     }
     const edited = await repo.findComment(this.ctx.db, proposalId, commentId)
@@ -70,7 +74,8 @@ export class CommentsService {
   async remove(actor: Actor, proposalId: number, commentId: number): Promise<void> {
     const viewer = await loadViewer(this.ctx, actor)
     const comment = await this.visibleComment(viewer, proposalId, commentId)
-    if (!canDeleteComment(viewer, comment)) throw forbidden('Only the author or a proposal manager may delete a comment')
+    if (!canDeleteComment(viewer, comment))
+      throw forbidden('Only the author or a proposal manager may delete a comment')
     if (!(await retrying(() => repo.deleteComment(this.ctx.db, proposalId, commentId)))) throw commentNotFound()
   }
 }

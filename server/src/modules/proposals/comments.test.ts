@@ -41,7 +41,11 @@ describe('comments', () => {
   describe('POST /comments', () => {
     it('returns 201 with the comment, written as the caller', async () => {
       const p = await submitted()
-      const res = await hc.as('POST', comments(p.id), { proposal_id: p.id, commenter_id: hc.user.id, comment_text: '  Good choice  ' })
+      const res = await hc.as('POST', comments(p.id), {
+        proposal_id: p.id,
+        commenter_id: hc.user.id,
+        comment_text: '  Good choice  ',
+      })
       assert.equal(res.statusCode, 201, res.body)
       const c = res.json()
       assert.equal(c.proposal_id, p.id)
@@ -99,7 +103,10 @@ describe('comments', () => {
       const third = await comment(hc, p.id, 'three')
       const res = await submitter.as('GET', comments(p.id))
       assert.equal(res.statusCode, 200)
-      assert.deepEqual(res.json().map((c: Comment) => c.id), [first.id, second.id, third.id])
+      assert.deepEqual(
+        res.json().map((c: Comment) => c.id),
+        [first.id, second.id, third.id],
+      )
       assert.equal((await outsider.as('GET', comments(p.id))).statusCode, 404)
     })
   })
@@ -109,7 +116,11 @@ describe('comments', () => {
       const p = await submitted()
       const c = await comment(hc, p.id, 'draft')
       t.clock.advance(10)
-      const res = await hc.as('PUT', `${comments(p.id)}/${c.id}`, { proposal_id: p.id, commenter_id: hc.user.id, comment_text: 'final' })
+      const res = await hc.as('PUT', `${comments(p.id)}/${c.id}`, {
+        proposal_id: p.id,
+        commenter_id: hc.user.id,
+        comment_text: 'final',
+      })
       assert.equal(res.statusCode, 200, res.body)
       assert.equal(res.json().comment_text, 'final')
       assert.equal(res.json().created_at, c.created_at)
@@ -129,7 +140,10 @@ describe('comments', () => {
       const q = await submitted()
       const c = await comment(hc, p.id, 'here')
       assert.equal((await hc.as('PUT', `${comments(q.id)}/${c.id}`, { comment_text: 'x' })).statusCode, 404)
-      assert.equal((await hc.as('PUT', `${comments(p.id)}/${c.id}`, { proposal_id: q.id, comment_text: 'x' })).statusCode, 422)
+      assert.equal(
+        (await hc.as('PUT', `${comments(p.id)}/${c.id}`, { proposal_id: q.id, comment_text: 'x' })).statusCode,
+        422,
+      )
       assert.equal((await outsider.as('PUT', `${comments(p.id)}/${c.id}`, { comment_text: 'x' })).statusCode, 404)
     })
   })

@@ -22,7 +22,17 @@ export async function listHistory(db: Executor, proposalId: number): Promise<His
   const rows = await db
     .selectFrom('proposal_history as h')
     .innerJoin('users as u', 'u.id', 'h.by_user_id')
-    .select(['h.id', 'h.proposal_id', 'h.from_stage', 'h.to_stage', 'h.by_user_id', 'h.at', 'h.note', 'u.fname', 'u.lname'])
+    .select([
+      'h.id',
+      'h.proposal_id',
+      'h.from_stage',
+      'h.to_stage',
+      'h.by_user_id',
+      'h.at',
+      'h.note',
+      'u.fname',
+      'u.lname',
+    ])
     .where('h.proposal_id', '=', proposalId)
     .orderBy('h.id')
     .execute()

@@ -22,12 +22,24 @@ export default async function interviewRoutes(app: FastifyTypebox, ctx: AppConte
       },
     },
     async (request) =>
-      service.schedule(requireActor(request), request.params.proposal_id, request.query.interviewer_id, request.query.scheduled_for),
+      service.schedule(
+        requireActor(request),
+        request.params.proposal_id,
+        request.query.interviewer_id,
+        request.query.scheduled_for,
+      ),
   )
 
   app.get(
     '/proposals/:proposal_id/interview',
-    { schema: { tags, summary: "The proposal's interview (404 if none)", params: ProposalParams, response: { 200: Interview } } },
+    {
+      schema: {
+        tags,
+        summary: "The proposal's interview (404 if none)",
+        params: ProposalParams,
+        response: { 200: Interview },
+      },
+    },
     async (request) => service.get(requireActor(request), request.params.proposal_id),
   )
 
@@ -42,6 +54,7 @@ export default async function interviewRoutes(app: FastifyTypebox, ctx: AppConte
         response: { 200: Interview, 409: ErrorBody },
       },
     },
-    async (request) => service.complete(requireActor(request), request.params.proposal_id, request.query.completion_date),
+    async (request) =>
+      service.complete(requireActor(request), request.params.proposal_id, request.query.completion_date),
   )
 }

@@ -29,16 +29,23 @@ export class InterviewService {
    * proposal row is locked so a concurrent move off the stage cannot slip
    * between the stage check and the write.
    */
-  async schedule(actor: Actor, id: number, interviewerId: number, scheduledFor: string | undefined): Promise<Interview> {
+  async schedule(
+    actor: Actor,
+    id: number,
+    interviewerId: number,
+    scheduledFor: string | undefined,
+  ): Promise<Interview> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
     const plannedFor = scheduledFor ? toIso(scheduledFor, 'scheduled_for') : null
     const interviewer = await userExists(this.ctx.db, interviewerId)
-    if (!interviewer || !interviewer.active) throw invalid(['query', 'interviewer_id'], 'The interviewer must be an active user')
+    if (!interviewer || !interviewer.active)
+      throw invalid(['query', 'interviewer_id'], 'The interviewer must be an active user')
     return withTransaction(this.ctx.db, async (trx) => {
       const proposal = await lockProposal(trx, id, this.ctx.dialect)
       if (!proposal) throw proposalNotFound()
-      if (proposal.stage !== 'interview') throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
+      if (proposal.stage !== 'interview')
+        throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
       const now = this.ctx.clock.iso()
       const row = await repo.upsertInterview(
         trx,
@@ -74,7 +81,11 @@ export class InterviewService {
       const interviewerId = interview?.interviewer_id ?? null
       if (!canSee(viewer, proposal)) throw proposalNotFound()
       if (heldAt < proposal.submitted_at || heldAt > new Date(Date.parse(now) + DAY_MS).toISOString()) {
-        throw invalid(['query', 'completion_date'], 'The interview date must lie between the submission and tomorrow', 'date_range')
+        throw invalid(
+          ['query', 'completion_date'],
+          'The interview date must lie between the submission and tomorrow',
+          'date_range',
+        )
       }
       if (!canCompleteInterview(viewer, interviewerId)) {
         throw forbidden('Only a proposal manager or the assigned interviewer may complete the interview')

@@ -26,7 +26,10 @@ describe('interviews', () => {
   describe('POST /interview', () => {
     it('schedules the interview (200) and shows it on the proposal', async () => {
       const p = await atInterview()
-      const res = await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=2026-03-05T18:30:00%2B01:00`)
+      const res = await schedule(
+        p.id,
+        `interviewer_id=${interviewer.user.id}&scheduled_for=2026-03-05T18:30:00%2B01:00`,
+      )
       assert.equal(res.statusCode, 200, res.body)
       const interview = res.json()
       assert.equal(interview.proposal_id, p.id)
@@ -45,7 +48,11 @@ describe('interviews', () => {
       assert.equal(res.json().id, first.id)
       assert.equal(res.json().interviewer_id, clerk.user.id)
       assert.equal(res.json().scheduled_for, null)
-      const rows = await t.database.db.selectFrom('proposal_interviews').select('id').where('proposal_id', '=', p.id).execute()
+      const rows = await t.database.db
+        .selectFrom('proposal_interviews')
+        .select('id')
+        .where('proposal_id', '=', p.id)
+        .execute()
       assert.equal(rows.length, 1)
     })
 
@@ -68,7 +75,10 @@ describe('interviews', () => {
         assert.deepEqual(res.json().detail[0].loc, ['query', 'interviewer_id'])
       }
       assert.equal((await schedule(p.id, '')).statusCode, 422)
-      assert.equal((await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=tomorrow`)).statusCode, 422)
+      assert.equal(
+        (await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=tomorrow`)).statusCode,
+        422,
+      )
       // A leap second is valid RFC 3339 but not a time we can store.
       const leap = await schedule(p.id, `interviewer_id=${interviewer.user.id}&scheduled_for=2026-06-30T23:59:60Z`)
       assert.equal(leap.statusCode, 422)
@@ -138,7 +148,10 @@ describe('interviews', () => {
     it('returns 422 for a malformed completion_date and 404 for an absent proposal', async () => {
       const p = await atInterview()
       assert.equal((await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=soon`)).statusCode, 422)
-      assert.equal((await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=2026-12-31T23:59:60Z`)).statusCode, 422)
+      assert.equal(
+        (await clerk.as('POST', `${URL}/${p.id}/interview/complete?completion_date=2026-12-31T23:59:60Z`)).statusCode,
+        422,
+      )
       assert.equal((await clerk.as('POST', `${URL}/999999/interview/complete`)).statusCode, 404)
     })
   })

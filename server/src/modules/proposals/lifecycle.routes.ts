@@ -24,14 +24,23 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
           response: { 200: Proposal, 409: ErrorBody },
         },
       },
-      async (request) => service.move(requireActor(request), request.params.proposal_id, direction, request.query.from_stage),
+      async (request) =>
+        service.move(requireActor(request), request.params.proposal_id, direction, request.query.from_stage),
     )
   }
 
   const steps: { path: string; step: NamedStep; summary: string }[] = [
     { path: 'sustain', step: 'sustain', summary: 'Record the sustaining (at sustain; 409 wrong_stage elsewhere)' },
-    { path: 'set-apart', step: 'set_apart', summary: 'Record the setting apart (at set_apart; 409 wrong_stage elsewhere)' },
-    { path: 'record', step: 'record', summary: 'Record the call or release as done (at record; 409 wrong_stage elsewhere)' },
+    {
+      path: 'set-apart',
+      step: 'set_apart',
+      summary: 'Record the setting apart (at set_apart; 409 wrong_stage elsewhere)',
+    },
+    {
+      path: 'record',
+      step: 'record',
+      summary: 'Record the call or release as done (at record; 409 wrong_stage elsewhere)',
+    },
   ]
   for (const { path, step, summary } of steps) {
     app.post(

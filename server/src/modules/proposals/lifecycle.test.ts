@@ -3,7 +3,16 @@ import { before, describe, it } from 'node:test'
 import type { HistoryEntry, Proposal } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, highCouncilors, move, presidency, seated, submit } from './proposals.factories.ts'
+import {
+  bishopOf,
+  createWard,
+  getProposal,
+  highCouncilors,
+  move,
+  presidency,
+  seated,
+  submit,
+} from './proposals.factories.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
@@ -31,7 +40,8 @@ describe('proposal lifecycle', () => {
     return res.json()
   }
   const steps = (rows: HistoryEntry[]) => rows.map((h) => `${h.from_stage ?? '-'}>${h.to_stage}`)
-  const post = (as: typeof clerk.as, id: number, path: string, body?: unknown) => as('POST', `${URL}/${id}/${path}`, body)
+  const post = (as: typeof clerk.as, id: number, path: string, body?: unknown) =>
+    as('POST', `${URL}/${id}/${path}`, body)
 
   it('takes a call from submission to done with real roles, writing a history row per change', async () => {
     const p = await submit(bishop.as, ward)
@@ -50,7 +60,11 @@ describe('proposal lifecycle', () => {
     for (const hc of hcs) assert.equal((await post(hc.as, p.id, 'approvals?approved=true')).statusCode, 201)
     assert.equal((await getProposal(bishop.as, p.id)).stage, 'interview')
 
-    const scheduled = await post(clerk.as, p.id, `interview?interviewer_id=${sp.president.user.id}&scheduled_for=2026-03-08T10:00:00Z`)
+    const scheduled = await post(
+      clerk.as,
+      p.id,
+      `interview?interviewer_id=${sp.president.user.id}&scheduled_for=2026-03-08T10:00:00Z`,
+    )
     assert.equal(scheduled.statusCode, 200, scheduled.body)
     const completed = await post(sp.president.as, p.id, 'interview/complete')
     assert.equal(completed.statusCode, 200, completed.body)
@@ -75,7 +89,15 @@ describe('proposal lifecycle', () => {
     ])
     assert.deepEqual(
       rows.map((h) => h.by),
-      [bishop.user.id, sp.first.user.id, hcs[2]!.user.id, sp.president.user.id, clerk.user.id, clerk.user.id, clerk.user.id],
+      [
+        bishop.user.id,
+        sp.first.user.id,
+        hcs[2]!.user.id,
+        sp.president.user.id,
+        clerk.user.id,
+        clerk.user.id,
+        clerk.user.id,
+      ],
     )
     assert.equal(rows[0]!.by_user.fname, bishop.user.fname)
 
@@ -109,7 +131,11 @@ describe('proposal lifecycle', () => {
       assert.equal((await move(clerk.as, p.id, 'advance', 'sp_approval')).stage, 'hc_approval')
       assert.equal((await move(clerk.as, p.id, 'advance', 'hc_approval')).stage, 'interview')
       assert.equal((await move(clerk.as, p.id, 'revert', 'interview')).stage, 'hc_approval')
-      assert.deepEqual(steps(await history(p.id)).slice(1), ['sp_approval>hc_approval', 'hc_approval>interview', 'interview>hc_approval'])
+      assert.deepEqual(steps(await history(p.id)).slice(1), [
+        'sp_approval>hc_approval',
+        'hc_approval>interview',
+        'interview>hc_approval',
+      ])
     })
 
     it('follows a release path backwards too (record → sustain)', async () => {
@@ -145,7 +171,8 @@ describe('proposal lifecycle', () => {
       const p = await submit(bishop.as, ward)
       assert.equal((await post(clerk.as, p.id, 'advance')).statusCode, 422)
       assert.equal((await post(clerk.as, p.id, 'advance?from_stage=limbo')).statusCode, 422)
-      for (const who of [bishop, hcs[0]!]) assert.equal((await post(who.as, p.id, 'advance?from_stage=sp_approval')).statusCode, 403)
+      for (const who of [bishop, hcs[0]!])
+        assert.equal((await post(who.as, p.id, 'advance?from_stage=sp_approval')).statusCode, 403)
       assert.equal((await post(clerk.as, 999999, 'advance?from_stage=sp_approval')).statusCode, 404)
     })
 

@@ -143,13 +143,31 @@ export async function seedProposals(
     const ids = await db.insertInto('proposals').values(rows).returning(['id', 'stage']).execute()
     await db
       .insertInto('proposal_history')
-      .values(ids.map((r) => ({ proposal_id: r.id, from_stage: null, to_stage: r.stage, by_user_id: submitter, at: now, note: null })))
+      .values(
+        ids.map((r) => ({
+          proposal_id: r.id,
+          from_stage: null,
+          to_stage: r.stage,
+          by_user_id: submitter,
+          at: now,
+          note: null,
+        })),
+      )
       .execute()
     const voting = ids.filter((r) => r.stage === 'sp_approval' || r.stage === 'hc_approval')
     if (voting.length > 0) {
       await db
         .insertInto('proposal_votes')
-        .values(voting.map((r) => ({ proposal_id: r.id, stage: r.stage, approver_id: voter, approved: true, created_at: now, updated_at: now })))
+        .values(
+          voting.map((r) => ({
+            proposal_id: r.id,
+            stage: r.stage,
+            approver_id: voter,
+            approved: true,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
         .execute()
     }
   }

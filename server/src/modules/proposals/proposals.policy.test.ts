@@ -27,7 +27,9 @@ const viewer = (permissions: Permission[] = [], roles: Partial<Roles> = {}, id =
   permissions: new Set(permissions),
   roles: { ...NO_ROLES, ...roles },
 })
-const proposal = (over: Partial<{ submitter: number; ward_id: number; stage: Stage; declined_from: Stage | null }> = {}) => ({
+const proposal = (
+  over: Partial<{ submitter: number; ward_id: number; stage: Stage; declined_from: Stage | null }> = {},
+) => ({
   submitter: 2,
   ward_id: 10,
   stage: 'sp_approval' as Stage,
@@ -84,14 +86,23 @@ describe('proposals policy: roles and visibility', () => {
     }
     assert.equal(rolesFromSeats([{ key: 'stake_clerk', ward_id: null }]).presidency, false)
     assert.equal(rolesFromSeats([{ key: 'high_councilor', ward_id: null }]).highCouncilor, true)
-    assert.deepEqual(rolesFromSeats([{ key: 'bishop', ward_id: 7 }, { key: 'bishop', ward_id: null }]).bishopWardIds, [7])
+    assert.deepEqual(
+      rolesFromSeats([
+        { key: 'bishop', ward_id: 7 },
+        { key: 'bishop', ward_id: null },
+      ]).bishopWardIds,
+      [7],
+    )
   })
 
   it('lets proposals.manage see everything, proposals.view only from hc_approval on (S9)', () => {
     assert.equal(canSee(viewer(['proposals.manage']), proposal()), true)
     assert.equal(canSee(viewer(['proposals.view']), proposal()), false)
     assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'hc_approval' })), true)
-    assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'declined', declined_from: 'sp_approval' })), false)
+    assert.equal(
+      canSee(viewer(['proposals.view']), proposal({ stage: 'declined', declined_from: 'sp_approval' })),
+      false,
+    )
     assert.equal(canSee(viewer(['proposals.view']), proposal({ stage: 'declined', declined_from: 'interview' })), true)
     assert.equal(canSee(viewer(['proposals.view'], { presidency: true }), proposal()), true)
   })
@@ -121,7 +132,8 @@ describe('proposals policy: roles and visibility', () => {
   })
 
   it('lets the submitter edit while open and a manager at any stage', () => {
-    for (const stage of ['sp_approval', 'record'] as Stage[]) assert.equal(canEdit(viewer([], {}, 2), proposal({ stage })), true)
+    for (const stage of ['sp_approval', 'record'] as Stage[])
+      assert.equal(canEdit(viewer([], {}, 2), proposal({ stage })), true)
     for (const stage of ['done', 'declined'] as Stage[]) {
       assert.equal(canEdit(viewer([], {}, 2), proposal({ stage })), false)
       assert.equal(canEdit(viewer(['proposals.manage']), proposal({ stage })), true)

@@ -107,8 +107,12 @@ export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'decli
  * Contract §7 and S9: the submitter and the ward's bishop always; a manager
  * always; the presidency at sp_approval; proposals.view from hc_approval on.
  */
-export function canSee(viewer: Viewer, proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from'>): boolean {
-  if (seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id)) return true
+export function canSee(
+  viewer: Viewer,
+  proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from'>,
+): boolean {
+  if (seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id))
+    return true
   return atPresidencyStage(proposal) ? viewer.roles.presidency : viewer.permissions.has('proposals.view')
 }
 
@@ -146,7 +150,10 @@ export function voteCheck(roles: Roles, stage: Stage): VoteCheck {
   return 'wrong_stage'
 }
 
-export function approvalsRequired(stage: Stage, config: { spApprovalsRequired: number; hcApprovalsRequired: number }): number | null {
+export function approvalsRequired(
+  stage: Stage,
+  config: { spApprovalsRequired: number; hcApprovalsRequired: number },
+): number | null {
   if (stage === 'sp_approval') return config.spApprovalsRequired
   if (stage === 'hc_approval') return config.hcApprovalsRequired
   return null

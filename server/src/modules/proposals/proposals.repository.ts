@@ -214,7 +214,13 @@ export interface ProposalFilter {
   q?: string
 }
 
-export async function listProposalViews(db: Executor, viewer: Viewer, filter: ProposalFilter, limit: number, offset: number) {
+export async function listProposalViews(
+  db: Executor,
+  viewer: Viewer,
+  filter: ProposalFilter,
+  limit: number,
+  offset: number,
+) {
   const [rows, total] = await Promise.all([
     proposalViews(db, viewer)
       .where(matching(filter))
@@ -269,7 +275,11 @@ export interface ProposalFields {
 export const searchKeyOf = (f: Pick<ProposalFields, 'fname' | 'lname' | 'spouse_name' | 'proposed_calling'>): string =>
   [`${f.fname} ${f.lname}`, `${f.lname} ${f.fname}`, f.spouse_name ?? '', f.proposed_calling].join('\n').toLowerCase()
 
-export function insertProposal(db: Executor, fields: ProposalFields & { is_release: boolean; stage: Stage }, now: string) {
+export function insertProposal(
+  db: Executor,
+  fields: ProposalFields & { is_release: boolean; stage: Stage },
+  now: string,
+) {
   return db
     .insertInto('proposals')
     .values({ ...fields, search_key: searchKeyOf(fields), stage_changed_at: now, submitted_at: now, updated_at: now })
@@ -284,8 +294,17 @@ export function insertProposal(db: Executor, fields: ProposalFields & { is_relea
  * an edit racing a decline or a reassignment loses instead of undoing it.
  * False when nothing was written.
  */
-export async function updateProposalFields(db: Executor, id: number, fields: ProposalFields, now: string, submitterOnly: number | null) {
-  let query = db.updateTable('proposals').set({ ...fields, search_key: searchKeyOf(fields), updated_at: now }).where('id', '=', id)
+export async function updateProposalFields(
+  db: Executor,
+  id: number,
+  fields: ProposalFields,
+  now: string,
+  submitterOnly: number | null,
+) {
+  let query = db
+    .updateTable('proposals')
+    .set({ ...fields, search_key: searchKeyOf(fields), updated_at: now })
+    .where('id', '=', id)
   if (submitterOnly !== null) {
     query = query.where('submitter', '=', submitterOnly).where('stage', 'not in', [...CLOSED_STAGES])
   }

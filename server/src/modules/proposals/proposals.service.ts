@@ -1,4 +1,11 @@
-import { OPEN_STAGES, type Board, type Proposal, type ProposalBody, type ProposalListQuery, type Stage } from '@stake/contract'
+import {
+  OPEN_STAGES,
+  type Board,
+  type Proposal,
+  type ProposalBody,
+  type ProposalListQuery,
+  type Stage,
+} from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
@@ -23,7 +30,9 @@ const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 const wardMissing = () => invalid(['body', 'ward_id'], 'Ward not found')
 
 const editRefused = (stage: Stage) =>
-  forbidden(isOpen(stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed')
+  forbidden(
+    isOpen(stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed',
+  )
 
 /** Trimmed fields; an empty spouse name is no spouse name. */
 function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
@@ -43,7 +52,11 @@ export class ProposalsService {
   constructor(private readonly ctx: AppContext) {}
 
   /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
-  private async checkReferences(viewer: Viewer, fields: repo.ProposalFields, changed: { ward: boolean; submitter: boolean }) {
+  private async checkReferences(
+    viewer: Viewer,
+    fields: repo.ProposalFields,
+    changed: { ward: boolean; submitter: boolean },
+  ) {
     const { db } = this.ctx
     if (changed.ward) {
       if (!(await repo.wardExists(db, fields.ward_id))) throw wardMissing()
@@ -93,7 +106,8 @@ export class ProposalsService {
     const current = await visibleProposal(this.ctx.db, viewer, id)
     if (!canEdit(viewer, current)) throw editRefused(current.stage)
     const submitter = body.submitter ?? current.submitter
-    if (submitter !== current.submitter && !canManage(viewer)) throw forbidden('Only a proposal manager may change the submitter')
+    if (submitter !== current.submitter && !canManage(viewer))
+      throw forbidden('Only a proposal manager may change the submitter')
     if (body.is_release !== undefined && body.is_release !== Boolean(current.is_release)) {
       // The stage path depends on it; a release and a call are different proposals.
       throw invalid(['body', 'is_release'], 'is_release cannot be changed after submission')
@@ -105,7 +119,9 @@ export class ProposalsService {
     })
     try {
       const now = this.ctx.clock.iso()
-      const written = await retrying(() => repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id))
+      const written = await retrying(() =>
+        repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id),
+      )
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)

@@ -3,7 +3,16 @@ import { before, describe, it } from 'node:test'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { dialect, useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, move, proposalBody, seated, submit, waitForLockWait } from './proposals.factories.ts'
+import {
+  bishopOf,
+  createWard,
+  getProposal,
+  move,
+  proposalBody,
+  seated,
+  submit,
+  waitForLockWait,
+} from './proposals.factories.ts'
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const URL = '/api/calling-kanban/proposals'
@@ -32,7 +41,11 @@ describe('proposals: create, read, list, edit, delete', () => {
 
   describe('POST /proposals', () => {
     it('returns 201 with the spec fields, the stage, empty vote counts and no interview', async () => {
-      const res = await submitter.as('POST', URL, proposalBody(wardA, { fname: ' Ann ', lname: 'Lee', proposed_calling: 'Clerk' }))
+      const res = await submitter.as(
+        'POST',
+        URL,
+        proposalBody(wardA, { fname: ' Ann ', lname: 'Lee', proposed_calling: 'Clerk' }),
+      )
       assert.equal(res.statusCode, 201, res.body)
       const p = res.json()
       assert.equal(p.fname, 'Ann')
@@ -86,7 +99,7 @@ describe('proposals: create, read, list, edit, delete', () => {
       assert.equal(res.json().code, 'forbidden')
     })
 
-    it("returns 403 when someone without proposals.manage names another submitter", async () => {
+    it('returns 403 when someone without proposals.manage names another submitter', async () => {
       const res = await submitter.as('POST', URL, proposalBody(wardA, { submitter: manager.user.id }))
       assert.equal(res.statusCode, 403)
     })
@@ -111,7 +124,8 @@ describe('proposals: create, read, list, edit, delete', () => {
       const res = await submitter.as('POST', URL, { fname: '   ', ward_id: 'x' })
       assert.equal(res.statusCode, 422)
       const locs = res.json().detail.map((d: { loc: string[] }) => d.loc.join('.'))
-      for (const field of ['body.fname', 'body.lname', 'body.proposed_calling', 'body.ward_id']) assert.ok(locs.includes(field), field)
+      for (const field of ['body.fname', 'body.lname', 'body.proposed_calling', 'body.ward_id'])
+        assert.ok(locs.includes(field), field)
     })
 
     it('lets a bishop submit for his own ward (201) and not for another (403)', async () => {
@@ -126,7 +140,8 @@ describe('proposals: create, read, list, edit, delete', () => {
   describe('visibility', () => {
     it('shows a proposal to its submitter, a manager and the ward bishop; to proposals.view from hc_approval on (S9)', async () => {
       const p = await submit(submitter.as, wardA)
-      for (const who of [submitter, manager, bishopA]) assert.equal((await who.as('GET', `${URL}/${p.id}`)).statusCode, 200)
+      for (const who of [submitter, manager, bishopA])
+        assert.equal((await who.as('GET', `${URL}/${p.id}`)).statusCode, 200)
       assert.equal((await viewer.as('GET', `${URL}/${p.id}`)).statusCode, 404)
       await move(manager.as, p.id, 'advance', 'sp_approval')
       assert.equal((await viewer.as('GET', `${URL}/${p.id}`)).statusCode, 200)
@@ -171,7 +186,11 @@ describe('proposals: create, read, list, edit, delete', () => {
       const ids = res.json().map((p: { id: number }) => p.id)
       assert.ok(ids.includes(mine.id))
       assert.ok(!ids.includes(theirs.id))
-      assert.ok(res.json().every((p: { ward_id: number; submitter: number }) => p.ward_id === ward || p.submitter === bishop.user.id))
+      assert.ok(
+        res
+          .json()
+          .every((p: { ward_id: number; submitter: number }) => p.ward_id === ward || p.submitter === bishop.user.id),
+      )
       assert.equal(res.headers['x-total-count'], String(ids.length))
       const none = await nobody.as('GET', URL)
       assert.deepEqual(none.json(), [])
@@ -196,12 +215,24 @@ describe('proposals: create, read, list, edit, delete', () => {
 
     it('filters by ward_id, stage, is_release and q (names, spouse, calling; case-insensitive)', async () => {
       assert.equal((await list('')).total, 3)
-      assert.deepEqual((await list('stage=interview')).rows.map((p) => p.fname), ['Yann'])
+      assert.deepEqual(
+        (await list('stage=interview')).rows.map((p) => p.fname),
+        ['Yann'],
+      )
       assert.deepEqual((await list('is_release=false')).rows.map((p) => p.fname).sort(), ['Xavi', 'Zelda'])
       assert.deepEqual((await list('q=QUARTZ')).rows.map((p) => p.fname).sort(), ['Yann', 'Zelda'])
-      assert.deepEqual((await list('q=zelda%20quartz')).rows.map((p) => p.fname), ['Zelda'])
-      assert.deepEqual((await list('q=moira')).rows.map((p) => p.fname), ['Yann'])
-      assert.deepEqual((await list('q=organ')).rows.map((p) => p.fname), ['Zelda'])
+      assert.deepEqual(
+        (await list('q=zelda%20quartz')).rows.map((p) => p.fname),
+        ['Zelda'],
+      )
+      assert.deepEqual(
+        (await list('q=moira')).rows.map((p) => p.fname),
+        ['Yann'],
+      )
+      assert.deepEqual(
+        (await list('q=organ')).rows.map((p) => p.fname),
+        ['Zelda'],
+      )
       assert.deepEqual((await list('q=%25')).rows, [])
     })
 
@@ -212,8 +243,14 @@ describe('proposals: create, read, list, edit, delete', () => {
         assert.equal(res.statusCode, 200, res.body)
         return (res.json() as { id: number }[]).map((r) => r.id)
       }
-      const p = await submit(submitter.as, own, { fname: 'Élodie', lname: 'Åström', spouse_name: 'Ñico', proposed_calling: 'Öffentlichkeit' })
-      for (const q of ['élodie', 'ÉLODIE', 'åström élodie', 'ñico', 'ÖFFENTLICH']) assert.deepEqual(await found(q), [p.id], q)
+      const p = await submit(submitter.as, own, {
+        fname: 'Élodie',
+        lname: 'Åström',
+        spouse_name: 'Ñico',
+        proposed_calling: 'Öffentlichkeit',
+      })
+      for (const q of ['élodie', 'ÉLODIE', 'åström élodie', 'ñico', 'ÖFFENTLICH'])
+        assert.deepEqual(await found(q), [p.id], q)
       // An edited name is found by its new spelling only.
       const edited = await manager.as('PUT', `${URL}/${p.id}`, proposalBody(own, { fname: 'Ünal', lname: 'Åström' }))
       assert.equal(edited.statusCode, 200, edited.body)
@@ -225,10 +262,16 @@ describe('proposals: create, read, list, edit, delete', () => {
 
     it('pages with limit and offset, newest first, the total in X-Total-Count', async () => {
       const first = await list('limit=2')
-      assert.deepEqual(first.rows.map((p) => p.fname), ['Xavi', 'Yann'])
+      assert.deepEqual(
+        first.rows.map((p) => p.fname),
+        ['Xavi', 'Yann'],
+      )
       assert.equal(first.total, 3)
       const second = await list('limit=2&offset=2')
-      assert.deepEqual(second.rows.map((p) => p.fname), ['Zelda'])
+      assert.deepEqual(
+        second.rows.map((p) => p.fname),
+        ['Zelda'],
+      )
       assert.equal(second.total, 3)
     })
 
@@ -269,7 +312,11 @@ describe('proposals: create, read, list, edit, delete', () => {
       const p = await submit(submitter.as, wardA)
       assert.equal((await manager.as('POST', `${URL}/${p.id}/decline`, { reason: 'No' })).statusCode, 200)
       assert.equal((await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA))).statusCode, 403)
-      const res = await manager.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { submitter: p.submitter, lname: 'Fixed' }))
+      const res = await manager.as(
+        'PUT',
+        `${URL}/${p.id}`,
+        proposalBody(wardA, { submitter: p.submitter, lname: 'Fixed' }),
+      )
       assert.equal(res.statusCode, 200)
       assert.equal(res.json().stage, 'declined')
       assert.equal(res.json().lname, 'Fixed')
@@ -280,8 +327,14 @@ describe('proposals: create, read, list, edit, delete', () => {
       const release = await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { is_release: true }))
       assert.equal(release.statusCode, 422)
       assert.deepEqual(release.json().detail[0].loc, ['body', 'is_release'])
-      assert.equal((await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { is_release: false }))).statusCode, 200)
-      assert.equal((await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { submitter: viewer.user.id }))).statusCode, 403)
+      assert.equal(
+        (await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { is_release: false }))).statusCode,
+        200,
+      )
+      assert.equal(
+        (await submitter.as('PUT', `${URL}/${p.id}`, proposalBody(wardA, { submitter: viewer.user.id }))).statusCode,
+        403,
+      )
     })
 
     it('keeps a bishop to his own ward (403) and refuses an unknown ward (422)', async () => {
@@ -305,7 +358,11 @@ describe('proposals: create, read, list, edit, delete', () => {
           await waitForLockWait(t.database.db)
         })
         assert.equal((await edit!).statusCode, 404)
-        const row = await t.database.db.selectFrom('proposals').select(['submitter', 'lname']).where('id', '=', p.id).executeTakeFirstOrThrow()
+        const row = await t.database.db
+          .selectFrom('proposals')
+          .select(['submitter', 'lname'])
+          .where('id', '=', p.id)
+          .executeTakeFirstOrThrow()
         assert.deepEqual(row, { submitter: viewer.user.id, lname: p.lname })
       },
     )
@@ -346,9 +403,8 @@ describe('proposals: create, read, list, edit, delete', () => {
     it('cannot be deleted: the database refuses (no cascade on proposals.ward_id)', async () => {
       const ward = await createWard(t.database.db)
       await submit(submitter.as, ward)
-      await assert.rejects(
-        t.database.db.deleteFrom('wards').where('id', '=', ward).execute(),
-        (error) => isForeignKeyViolation(error),
+      await assert.rejects(t.database.db.deleteFrom('wards').where('id', '=', ward).execute(), (error) =>
+        isForeignKeyViolation(error),
       )
     })
 

@@ -54,7 +54,17 @@ function votesWithVoters(db: Executor, proposalId: number) {
   return db
     .selectFrom('proposal_votes as v')
     .innerJoin('users as u', 'u.id', 'v.approver_id')
-    .select(['v.id', 'v.proposal_id', 'v.stage', 'v.approver_id', 'v.approved', 'v.created_at', 'v.updated_at', 'u.fname', 'u.lname'])
+    .select([
+      'v.id',
+      'v.proposal_id',
+      'v.stage',
+      'v.approver_id',
+      'v.approved',
+      'v.created_at',
+      'v.updated_at',
+      'u.fname',
+      'u.lname',
+    ])
     .where('v.proposal_id', '=', proposalId)
 }
 

@@ -23,7 +23,11 @@ export default async function votesRoutes(app: FastifyTypebox, ctx: AppContext) 
       },
     },
     async (request, reply) => {
-      const { vote, created } = await service.vote(requireActor(request), request.params.proposal_id, request.query.approved)
+      const { vote, created } = await service.vote(
+        requireActor(request),
+        request.params.proposal_id,
+        request.query.approved,
+      )
       return reply.status(created ? 201 : 200).send(vote)
     },
   )

@@ -4,7 +4,15 @@ import { forbidden } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { staleStage, wrongStage } from './lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
-import { approvalsRequired, canSee, canSeePresidencyVotes, canSeeVotes, neighbourStage, shouldAutoAdvance, voteCheck } from './proposals.policy.ts'
+import {
+  approvalsRequired,
+  canSee,
+  canSeePresidencyVotes,
+  canSeeVotes,
+  neighbourStage,
+  shouldAutoAdvance,
+  voteCheck,
+} from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
@@ -30,7 +38,11 @@ export class VotesService {
       const check = voteCheck(viewer.roles, proposal.stage)
       if (check === 'not_a_voter') throw forbidden('Only the stake presidency and high councilors vote on proposals')
       if (check === 'wrong_role') {
-        throw forbidden(proposal.stage === 'sp_approval' ? 'Only the stake presidency votes at sp_approval' : 'Only high councilors vote at hc_approval')
+        throw forbidden(
+          proposal.stage === 'sp_approval'
+            ? 'Only the stake presidency votes at sp_approval'
+            : 'Only high councilors vote at hc_approval',
+        )
       }
       if (check === 'wrong_stage') throw wrongStage(`Nobody votes on a proposal at ${proposal.stage}`)
 

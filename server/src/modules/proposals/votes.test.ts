@@ -3,7 +3,16 @@ import { before, describe, it } from 'node:test'
 import type { Approval, HistoryEntry } from '@stake/contract'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, highCouncilors, move, presidency, seated, submit } from './proposals.factories.ts'
+import {
+  bishopOf,
+  createWard,
+  getProposal,
+  highCouncilors,
+  move,
+  presidency,
+  seated,
+  submit,
+} from './proposals.factories.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
@@ -25,8 +34,12 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     hcs = await highCouncilors(t, 4)
   })
 
-  const vote = (as: typeof clerk.as, id: number, approved: unknown) => as('POST', `${URL}/${id}/approvals?approved=${approved}`)
-  const history = async (id: number) => ((await clerk.as('GET', `${URL}/${id}/history`)).json() as HistoryEntry[]).map((h) => `${h.from_stage ?? '-'}>${h.to_stage}`)
+  const vote = (as: typeof clerk.as, id: number, approved: unknown) =>
+    as('POST', `${URL}/${id}/approvals?approved=${approved}`)
+  const history = async (id: number) =>
+    ((await clerk.as('GET', `${URL}/${id}/history`)).json() as HistoryEntry[]).map(
+      (h) => `${h.from_stage ?? '-'}>${h.to_stage}`,
+    )
   const atHc = async () => {
     const p = await submit(bishop.as, ward)
     await move(clerk.as, p.id, 'advance', 'sp_approval')
@@ -139,7 +152,12 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     assert.equal((await getProposal(bishop.as, p.id)).stage, 'sp_approval')
     assert.equal((await vote(sp.second.as, p.id, true)).statusCode, 200)
     assert.equal((await getProposal(bishop.as, p.id)).stage, 'hc_approval')
-    assert.deepEqual(await history(p.id), ['->sp_approval', 'sp_approval>hc_approval', 'hc_approval>sp_approval', 'sp_approval>hc_approval'])
+    assert.deepEqual(await history(p.id), [
+      '->sp_approval',
+      'sp_approval>hc_approval',
+      'hc_approval>sp_approval',
+      'sp_approval>hc_approval',
+    ])
   })
 
   it('counts HC votes of an earlier visit after a revert from interview', async () => {
@@ -181,7 +199,14 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     await assert.rejects(
       t.database.db
         .insertInto('proposal_votes')
-        .values({ proposal_id: p.id, stage: 'sp_approval', approver_id: sp.president.user.id, approved: false, created_at: now, updated_at: now })
+        .values({
+          proposal_id: p.id,
+          stage: 'sp_approval',
+          approver_id: sp.president.user.id,
+          approved: false,
+          created_at: now,
+          updated_at: now,
+        })
         .execute(),
     )
   })
@@ -190,9 +215,17 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     const p = await atHc()
     // High councilors see every proposal through their calling's proposals.view; take it away.
     const { db } = t.database
-    const hc = await db.selectFrom('callings').select('id').where('key', '=', 'high_councilor').executeTakeFirstOrThrow()
+    const hc = await db
+      .selectFrom('callings')
+      .select('id')
+      .where('key', '=', 'high_councilor')
+      .executeTakeFirstOrThrow()
     const grant = { calling_id: hc.id, permission: 'proposals.view' as const }
-    await db.deleteFrom('calling_permissions').where('calling_id', '=', hc.id).where('permission', '=', grant.permission).execute()
+    await db
+      .deleteFrom('calling_permissions')
+      .where('calling_id', '=', hc.id)
+      .where('permission', '=', grant.permission)
+      .execute()
     try {
       const res = await vote(hcs[0]!.as, p.id, true)
       assert.equal(res.statusCode, 404)
@@ -211,13 +244,19 @@ describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
     const res = await sp.second.as('GET', `${URL}/${p.id}/approvals`)
     assert.equal(res.statusCode, 200)
     const votes = res.json() as Approval[]
-    assert.deepEqual(votes.map((v) => [v.stage, v.approver_id, v.approved]), [
-      ['sp_approval', sp.president.user.id, true],
-      ['sp_approval', sp.first.user.id, true],
-      ['hc_approval', hcs[0]!.user.id, false],
-    ])
+    assert.deepEqual(
+      votes.map((v) => [v.stage, v.approver_id, v.approved]),
+      [
+        ['sp_approval', sp.president.user.id, true],
+        ['sp_approval', sp.first.user.id, true],
+        ['hc_approval', hcs[0]!.user.id, false],
+      ],
+    )
     const council = (await hcs[3]!.as('GET', `${URL}/${p.id}/approvals`)).json() as Approval[]
-    assert.deepEqual(council.map((v) => [v.stage, v.approver_id, v.approved]), [['hc_approval', hcs[0]!.user.id, false]])
+    assert.deepEqual(
+      council.map((v) => [v.stage, v.approver_id, v.approved]),
+      [['hc_approval', hcs[0]!.user.id, false]],
+    )
     assert.equal((await bishop.as('GET', `${URL}/${p.id}/approvals`)).statusCode, 403)
     const outsider = await signedIn(t)
     assert.equal((await outsider.as('GET', `${URL}/${p.id}/approvals`)).statusCode, 404)

@@ -71,7 +71,11 @@ export class FeedService {
           const ward = cell.ward_id === null ? undefined : wardById.get(cell.ward_id)
           if (!ward || !row.high_councilor) continue
           if (!wholeStake && row.high_councilor.id !== owner.id) continue
-          const start = zonedInstant({ year, month, day: speakingDay(year, month, ward.speaking_sunday) }, ward.start_time, config.stakeTimezone)
+          const start = zonedInstant(
+            { year, month, day: speakingDay(year, month, ward.speaking_sunday) },
+            ward.start_time,
+            config.stakeTimezone,
+          )
           const speaker = `${row.high_councilor.fname} ${row.high_councilor.lname}`.trim()
           const topic = topicOf.get(month)
           cal.createEvent({

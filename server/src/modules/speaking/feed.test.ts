@@ -9,7 +9,10 @@ import { fetchFeed, localTime, readFeed, sundays, type FeedEvent } from './feed.
 type As = ReturnType<typeof injectAs>
 const ZONE = 'America/Denver'
 /** The TestClock starts on 2026-03-01: the feed runs from March 2026 to February 2027. */
-const MONTHS = Array.from({ length: 12 }, (_, i) => ({ year: 2026 + Math.floor((2 + i) / 12), month: ((2 + i) % 12) + 1 }))
+const MONTHS = Array.from({ length: 12 }, (_, i) => ({
+  year: 2026 + Math.floor((2 + i) / 12),
+  month: ((2 + i) % 12) + 1,
+}))
 
 describe('speaking calendar feed (contract §13)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: ZONE })
@@ -47,17 +50,26 @@ describe('speaking calendar feed (contract §13)', () => {
     const id = made.json().id
     assert.equal(made.json().speaking_sunday, 1)
     for (const bad of [0, 6, 2.5, -1, 'x']) {
-      const res = await manager.as('PUT', `/api/wards/${id}`, { name: 'Spare Ward', start_time: 600, speaking_sunday: bad })
+      const res = await manager.as('PUT', `/api/wards/${id}`, {
+        name: 'Spare Ward',
+        start_time: 600,
+        speaking_sunday: bad,
+      })
       assert.equal(res.statusCode, 422, `${bad}`)
     }
-    assert.equal((await manager.as('PUT', `/api/wards/${id}`, { name: 'Spare Ward', start_time: 600, speaking_sunday: 5 })).json().speaking_sunday, 5)
+    assert.equal(
+      (await manager.as('PUT', `/api/wards/${id}`, { name: 'Spare Ward', start_time: 600, speaking_sunday: 5 })).json()
+        .speaking_sunday,
+      5,
+    )
     const kept = await manager.as('PUT', `/api/wards/${id}`, { name: 'Spare Ward', start_time: 660 })
     assert.equal(kept.statusCode, 200, kept.body)
     assert.equal(kept.json().speaking_sunday, 5)
     assert.equal((await t.app.inject({ method: 'GET', url: `/api/wards/${id}` })).json().speaking_sunday, 5)
     const five = await manager.as('POST', '/api/wards/', { name: 'Spare Ward 2', start_time: 600, speaking_sunday: 4 })
     assert.equal(five.json().speaking_sunday, 4)
-    for (const ward of [id, five.json().id]) assert.equal((await manager.as('DELETE', `/api/wards/${ward}`)).statusCode, 204)
+    for (const ward of [id, five.json().id])
+      assert.equal((await manager.as('DELETE', `/api/wards/${ward}`)).statusCode, 204)
   })
 
   it('POST and DELETE need sign-in; the .ics does not', async () => {
@@ -74,7 +86,11 @@ describe('speaking calendar feed (contract §13)', () => {
     assert.ok(match, url)
     const token = match[2]!
     assert.ok(Buffer.from(token, 'base64url').length >= 16)
-    const rows = await t.database.db.selectFrom('speaking_feeds').selectAll().where('user_id', '=', hc1.user.id).execute()
+    const rows = await t.database.db
+      .selectFrom('speaking_feeds')
+      .selectAll()
+      .where('user_id', '=', hc1.user.id)
+      .execute()
     assert.equal(rows.length, 1)
     assert.equal(rows[0]!.token_hash, crypto.createHash('sha256').update(token).digest('hex'))
     assert.ok(!JSON.stringify(rows).includes(token))
@@ -102,12 +118,18 @@ describe('speaking calendar feed (contract §13)', () => {
     assert.ok(starts.includes('2026-11-01T17:00:00.000Z'), 'November 1, the day clocks go back: MST')
   })
 
-  it("speaking_sunday and start_time place the event; 5 is the last Sunday when there is no fifth", async () => {
-    const res = await manager.as('PUT', `/api/wards/${wards[0]!.id}`, { name: wards[0]!.name, start_time: 570, speaking_sunday: 5 })
+  it('speaking_sunday and start_time place the event; 5 is the last Sunday when there is no fifth', async () => {
+    const res = await manager.as('PUT', `/api/wards/${wards[0]!.id}`, {
+      name: wards[0]!.name,
+      start_time: 570,
+      speaking_sunday: 5,
+    })
     assert.equal(res.statusCode, 200, res.body)
     const events = (await feedOf(manager.as)).filter((e) => e.summary.startsWith(`Speaking: ${wards[0]!.name}`))
     // Seat 3 is vacant: the ward has an event only in the months seat 1 or 2 has it.
-    const months = MONTHS.filter(({ year, month }) => [1, 2].some((s) => expectedWard(s, 3, wardIds(), year, month) === wards[0]!.id))
+    const months = MONTHS.filter(({ year, month }) =>
+      [1, 2].some((s) => expectedWard(s, 3, wardIds(), year, month) === wards[0]!.id),
+    )
     assert.equal(events.length, months.length)
     for (const { year, month } of months) {
       const [event] = inMonth(events, year, month)
@@ -115,15 +137,23 @@ describe('speaking calendar feed (contract §13)', () => {
       const day = String(all.length === 5 ? all[4] : all[3]).padStart(2, '0')
       assert.equal(localTime(event!.start, ZONE), `${year}-${String(month).padStart(2, '0')}-${day} 09:30`)
     }
-    assert.ok(events.some((e) => e.start.toISOString() === '2026-03-29T15:30:00.000Z'), 'March 2026 has five Sundays')
-    assert.ok(events.some((e) => e.start.toISOString() === '2026-04-26T15:30:00.000Z'), 'April 2026 has four')
+    assert.ok(
+      events.some((e) => e.start.toISOString() === '2026-03-29T15:30:00.000Z'),
+      'March 2026 has five Sundays',
+    )
+    assert.ok(
+      events.some((e) => e.start.toISOString() === '2026-04-26T15:30:00.000Z'),
+      'April 2026 has four',
+    )
   })
 
   it('the whole stake for speaking.manage, speakers named, vacant seats left out; nothing for anyone else', async () => {
     const events = await feedOf(manager.as)
     assert.equal(events.length, 24)
     for (const { year, month } of MONTHS) {
-      const summaries = inMonth(events, year, month).map((e) => e.summary).sort()
+      const summaries = inMonth(events, year, month)
+        .map((e) => e.summary)
+        .sort()
       const expected = [
         `Speaking: ${nameOf(expectedWard(1, 3, wardIds(), year, month)!)} — Ann One`,
         `Speaking: ${nameOf(expectedWard(2, 3, wardIds(), year, month)!)} — Ben Two`,
@@ -142,20 +172,40 @@ describe('speaking calendar feed (contract §13)', () => {
     const second = await subscribe(hc2.as)
     assert.notEqual(second, first)
     assert.equal((await fetchFeed(t, first)).statusCode, 404)
-    assert.deepEqual(readFeed(await fetchFeed(t, second)).map((e) => e.uid), a)
-    const rows = await t.database.db.selectFrom('speaking_feeds').select('user_id').where('user_id', '=', hc2.user.id).execute()
+    assert.deepEqual(
+      readFeed(await fetchFeed(t, second)).map((e) => e.uid),
+      a,
+    )
+    const rows = await t.database.db
+      .selectFrom('speaking_feeds')
+      .select('user_id')
+      .where('user_id', '=', hc2.user.id)
+      .execute()
     assert.equal(rows.length, 1, 'one feed per user')
   })
 
   it('overrides and the month topic are reflected', async () => {
     const url = await subscribe(hc1.as)
     const target = wardIds().find((w) => w !== expectedWard(1, 3, wardIds(), 2026, 6))!
-    const put = await manager.as('PUT', '/api/speaking/calendar/override', { high_councilor_id: hc1.user.id, year: 2026, month: 6, ward_id: target })
+    const put = await manager.as('PUT', '/api/speaking/calendar/override', {
+      high_councilor_id: hc1.user.id,
+      year: 2026,
+      month: 6,
+      ward_id: target,
+    })
     assert.equal(put.statusCode, 200, put.body)
-    const rest = await manager.as('PUT', '/api/speaking/calendar/override', { high_councilor_id: hc1.user.id, year: 2027, month: 1, ward_id: null })
+    const rest = await manager.as('PUT', '/api/speaking/calendar/override', {
+      high_councilor_id: hc1.user.id,
+      year: 2027,
+      month: 1,
+      ward_id: null,
+    })
     assert.equal(rest.statusCode, 200, rest.body)
     const topic = 'Faith — ' + 'a long topic that must be folded across lines '.repeat(3).trim()
-    assert.equal((await manager.as('PUT', '/api/speaking/topics/2026/6', { topic, reference: 'Alma 32' })).statusCode, 200)
+    assert.equal(
+      (await manager.as('PUT', '/api/speaking/topics/2026/6', { topic, reference: 'Alma 32' })).statusCode,
+      200,
+    )
     const events = readFeed(await fetchFeed(t, url))
     const [june] = inMonth(events, 2026, 6)
     assert.equal(june!.summary, `Speaking: ${nameOf(target)}`)

@@ -20,8 +20,15 @@ describe('speaking calendar: the default rotation', () => {
     for (const year of years) {
       const calendar = await calendarOf(year)
       assert.equal(calendar.year, year)
-      assert.deepEqual(calendar.wards.map((w) => w.id), wardIds, 'wards in id order')
-      assert.deepEqual(calendar.rows.map((r) => r.slot_id), Array.from({ length: seats }, (_, i) => i + 1))
+      assert.deepEqual(
+        calendar.wards.map((w) => w.id),
+        wardIds,
+        'wards in id order',
+      )
+      assert.deepEqual(
+        calendar.rows.map((r) => r.slot_id),
+        Array.from({ length: seats }, (_, i) => i + 1),
+      )
       for (const row of calendar.rows) {
         assert.deepEqual(
           row.months.map((m) => m.ward_id),
@@ -140,7 +147,10 @@ describe('speaking calendar: the default rotation', () => {
 
   it('every month carries the month’s topic, and the calendar lists the twelve topics', async () => {
     const admin = await signedIn(t, { permissions: ['speaking.manage'] })
-    assert.equal((await admin.as('PUT', '/api/speaking/topics/2026/4', { topic: 'Faith', reference: 'Hebrews 11' })).statusCode, 200)
+    assert.equal(
+      (await admin.as('PUT', '/api/speaking/topics/2026/4', { topic: 'Faith', reference: 'Hebrews 11' })).statusCode,
+      200,
+    )
     const calendar = (await admin.as('GET', '/api/speaking/calendar/2026')).json() as SpeakingCalendar
     assert.equal(calendar.topics.length, 12)
     assert.deepEqual(calendar.topics[3], { month: 4, topic: 'Faith', reference: 'Hebrews 11' })

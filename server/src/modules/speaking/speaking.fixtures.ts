@@ -17,7 +17,11 @@ export async function createWard(t: TestApp, name = unique('Ward ')): Promise<{ 
 }
 
 export async function highCouncilId(t: TestApp): Promise<number> {
-  const calling = await t.database.db.selectFrom('callings').select('id').where('key', '=', HIGH_COUNCILOR).executeTakeFirstOrThrow()
+  const calling = await t.database.db
+    .selectFrom('callings')
+    .select('id')
+    .where('key', '=', HIGH_COUNCILOR)
+    .executeTakeFirstOrThrow()
   return calling.id
 }
 
@@ -27,10 +31,16 @@ export async function setSeatCount(t: TestApp, n: number): Promise<void> {
   const callingId = await highCouncilId(t)
   await db.deleteFrom('calling_slots').where('calling_id', '=', callingId).where('slot_id', '>', n).execute()
   const existing = new Set(
-    (await db.selectFrom('calling_slots').select('slot_id').where('calling_id', '=', callingId).execute()).map((r) => r.slot_id),
+    (await db.selectFrom('calling_slots').select('slot_id').where('calling_id', '=', callingId).execute()).map(
+      (r) => r.slot_id,
+    ),
   )
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((s) => !existing.has(s))
-  if (missing.length) await db.insertInto('calling_slots').values(missing.map((slot_id) => ({ calling_id: callingId, slot_id }))).execute()
+  if (missing.length)
+    await db
+      .insertInto('calling_slots')
+      .values(missing.map((slot_id) => ({ calling_id: callingId, slot_id })))
+      .execute()
   await db.updateTable('callings').set({ max_slots: n }).where('id', '=', callingId).execute()
 }
 
@@ -46,7 +56,13 @@ export async function setHolder(t: TestApp, slotId: number, userId: number | nul
 }
 
 /** The contract's formula, written out independently of speaking.rotation.ts. */
-export function expectedWard(seat: number, seatCount: number, wardIds: number[], year: number, month: number): number | null {
+export function expectedWard(
+  seat: number,
+  seatCount: number,
+  wardIds: number[],
+  year: number,
+  month: number,
+): number | null {
   const length = Math.max(seatCount, wardIds.length)
   if (length === 0) return null
   const i = (seat - 1 + 12 * year + (month - 1)) % length

@@ -4,7 +4,15 @@ import type { SpeakingCalendar } from '@stake/contract'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { createUser, seat, signedIn, type TestUser } from '../../test/factories.ts'
-import { assertNoDoubleBooking, cell, createWard, expectedWard, prng, setHolder, setSeatCount } from './speaking.fixtures.ts'
+import {
+  assertNoDoubleBooking,
+  cell,
+  createWard,
+  expectedWard,
+  prng,
+  setHolder,
+  setSeatCount,
+} from './speaking.fixtures.ts'
 
 // 4 seats, 4 wards. In 2026, k = 24312 + (m − 1) and L = 4: January is the
 // identity (seat s → ward s), February shifts by one, and so on.
@@ -17,7 +25,8 @@ describe('speaking overrides', () => {
 
   const put = (body: Record<string, unknown>) => manager.as('PUT', '/api/speaking/calendar/override', body)
   const del = (query: string) => manager.as('DELETE', `/api/speaking/calendar/override?${query}`)
-  const calendar = async (year = 2026): Promise<SpeakingCalendar> => (await manager.as('GET', `/api/speaking/calendar/${year}`)).json()
+  const calendar = async (year = 2026): Promise<SpeakingCalendar> =>
+    (await manager.as('GET', `/api/speaking/calendar/${year}`)).json()
   const override = async (slot: number, month: number, ward: number | null, year = 2026): Promise<SpeakingCalendar> => {
     const res = await put({ high_councilor_id: councilors[slot - 1]!.id, month, year, ward_id: ward })
     assert.equal(res.statusCode, 200, res.body)
@@ -70,15 +79,30 @@ describe('speaking overrides', () => {
     assert.deepEqual(cell(c, 3, 6), { month: 6, ward_id: rot(1, 6), overridden: true, topic: null })
     assert.equal(cell(c, 2, 6).ward_id, rot(2, 6))
     assertNoDoubleBooking(c)
-    const rows = await t.database.db.selectFrom('speaking_overrides').select(['slot_id', 'ward_id']).where('year', '=', 2026).where('month', '=', 6).orderBy('slot_id').execute()
-    assert.deepEqual(rows, [{ slot_id: 1, ward_id: rot(3, 6) }, { slot_id: 3, ward_id: rot(1, 6) }])
+    const rows = await t.database.db
+      .selectFrom('speaking_overrides')
+      .select(['slot_id', 'ward_id'])
+      .where('year', '=', 2026)
+      .where('month', '=', 6)
+      .orderBy('slot_id')
+      .execute()
+    assert.deepEqual(rows, [
+      { slot_id: 1, ward_id: rot(3, 6) },
+      { slot_id: 3, ward_id: rot(1, 6) },
+    ])
   })
 
   it('DELETE override restores the rotation; clearing one half of a swap restores both (204)', async () => {
     await restore(3, 6)
     const c = await calendar()
-    for (let s = 1; s <= 4; s++) assert.deepEqual(cell(c, s, 6), { month: 6, ward_id: rot(s, 6), overridden: false, topic: null })
-    const left = await t.database.db.selectFrom('speaking_overrides').select('slot_id').where('year', '=', 2026).where('month', '=', 6).execute()
+    for (let s = 1; s <= 4; s++)
+      assert.deepEqual(cell(c, s, 6), { month: 6, ward_id: rot(s, 6), overridden: false, topic: null })
+    const left = await t.database.db
+      .selectFrom('speaking_overrides')
+      .select('slot_id')
+      .where('year', '=', 2026)
+      .where('month', '=', 6)
+      .execute()
     assert.deepEqual(left, [])
   })
 
@@ -135,9 +159,8 @@ describe('speaking overrides', () => {
 
   it('a ward that overrides refer to cannot be deleted (foreign key, no cascade)', async () => {
     await override(1, 11, rot(2, 11))
-    await assert.rejects(
-      t.database.db.deleteFrom('wards').where('id', '=', rot(2, 11)!).execute(),
-      (error) => isForeignKeyViolation(error),
+    await assert.rejects(t.database.db.deleteFrom('wards').where('id', '=', rot(2, 11)!).execute(), (error) =>
+      isForeignKeyViolation(error),
     )
     await restore(1, 11)
   })
@@ -148,9 +171,13 @@ describe('speaking overrides', () => {
     const added = await createWard(t)
     const c = await calendar()
     wards.push(added.id)
-    assert.deepEqual(c.wards.map((w) => w.id), wards)
+    assert.deepEqual(
+      c.wards.map((w) => w.id),
+      wards,
+    )
     // Months without overrides follow the new formula (L = 5).
-    for (const m of [1, 2, 4]) for (let s = 1; s <= 4; s++) assert.equal(cell(c, s, m).ward_id, expectedWard(s, 4, wards, 2026, m))
+    for (const m of [1, 2, 4])
+      for (let s = 1; s <= 4; s++) assert.equal(cell(c, s, m).ward_id, expectedWard(s, 4, wards, 2026, m))
     // Overridden cells are pinned.
     assert.equal(cell(c, 3, 12).ward_id, cell(before, 3, 12).ward_id)
     assert.equal(cell(c, 1, 12).ward_id, cell(before, 1, 12).ward_id)
@@ -168,7 +195,11 @@ describe('speaking overrides', () => {
     const res = await put({ high_councilor_id: fifth.id, month: 1, year: 2031, ward_id: wards[0] })
     assert.equal(res.statusCode, 200)
     await setSeatCount(t, 4)
-    const rows = await t.database.db.selectFrom('speaking_overrides').select('slot_id').where('slot_id', '=', 5).execute()
+    const rows = await t.database.db
+      .selectFrom('speaking_overrides')
+      .select('slot_id')
+      .where('slot_id', '=', 5)
+      .execute()
     assert.deepEqual(rows, [])
     assertNoDoubleBooking(await calendar(2031))
   })
@@ -204,7 +235,11 @@ describe('speaking overrides', () => {
         put({ high_councilor_id: councilors[slot - 1]!.id, month: 2, year, ward_id: wards[(i * 3) % 4] }),
       ),
     )
-    assert.deepEqual(results.map((r) => r.statusCode), Array(8).fill(200), results.map((r) => r.body).join('\n'))
+    assert.deepEqual(
+      results.map((r) => r.statusCode),
+      Array(8).fill(200),
+      results.map((r) => r.body).join('\n'),
+    )
     assertNoDoubleBooking(await calendar(year))
   })
 
@@ -238,7 +273,10 @@ describe('speaking overrides: who may, and validation', () => {
   it('PUT and DELETE override return 401 without a token', async () => {
     const put = await t.app.inject({ method: 'PUT', url: '/api/speaking/calendar/override', payload: valid() })
     assert.equal(put.statusCode, 401)
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=3&year=2026` })
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=3&year=2026`,
+    })
     assert.equal(del.statusCode, 401)
   })
 
@@ -250,7 +288,10 @@ describe('speaking overrides: who may, and validation', () => {
       const put = await who.as('PUT', '/api/speaking/calendar/override', { ...valid(), high_councilor_id: who.user.id })
       assert.equal(put.statusCode, 403)
       assert.equal(put.json().code, 'forbidden')
-      const del = await who.as('DELETE', `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=3&year=2026`)
+      const del = await who.as(
+        'DELETE',
+        `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=3&year=2026`,
+      )
       assert.equal(del.statusCode, 403)
     }
     assert.deepEqual(await t.database.db.selectFrom('speaking_overrides').selectAll().execute(), [])
@@ -268,9 +309,15 @@ describe('speaking overrides: who may, and validation', () => {
     for (const id of [stranger.id, manager.user.id, 999999]) {
       const res = await manager.as('PUT', '/api/speaking/calendar/override', { ...valid(), high_councilor_id: id })
       assert.equal(res.statusCode, 422, String(id))
-      assert.deepEqual(res.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'high_councilor_id']])
+      assert.deepEqual(
+        res.json().detail.map((d: { loc: string[] }) => d.loc),
+        [['body', 'high_councilor_id']],
+      )
     }
-    const del = await manager.as('DELETE', `/api/speaking/calendar/override?high_councilor_id=${stranger.id}&month=3&year=2026`)
+    const del = await manager.as(
+      'DELETE',
+      `/api/speaking/calendar/override?high_councilor_id=${stranger.id}&month=3&year=2026`,
+    )
     assert.equal(del.statusCode, 422)
     assert.deepEqual(del.json().detail[0].loc, ['query', 'high_councilor_id'])
   })
@@ -278,9 +325,22 @@ describe('speaking overrides: who may, and validation', () => {
   it('returns 422 when the ward does not exist, and lists both failures together', async () => {
     const res = await manager.as('PUT', '/api/speaking/calendar/override', { ...valid(), ward_id: 999999 })
     assert.equal(res.statusCode, 422)
-    assert.deepEqual(res.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'ward_id']])
-    const both = await manager.as('PUT', '/api/speaking/calendar/override', { ...valid(), high_councilor_id: 999999, ward_id: 999999 })
-    assert.deepEqual(both.json().detail.map((d: { loc: string[] }) => d.loc), [['body', 'high_councilor_id'], ['body', 'ward_id']])
+    assert.deepEqual(
+      res.json().detail.map((d: { loc: string[] }) => d.loc),
+      [['body', 'ward_id']],
+    )
+    const both = await manager.as('PUT', '/api/speaking/calendar/override', {
+      ...valid(),
+      high_councilor_id: 999999,
+      ward_id: 999999,
+    })
+    assert.deepEqual(
+      both.json().detail.map((d: { loc: string[] }) => d.loc),
+      [
+        ['body', 'high_councilor_id'],
+        ['body', 'ward_id'],
+      ],
+    )
   })
 
   it('returns 422 for month outside 1–12, year outside 2000–2100, bad types and missing fields', async () => {
@@ -289,7 +349,13 @@ describe('speaking overrides: who may, and validation', () => {
       [{ ...valid(), month: 13 }, [['body', 'month']]],
       [{ ...valid(), year: 1999 }, [['body', 'year']]],
       [{ ...valid(), year: 2101 }, [['body', 'year']]],
-      [{ ...valid(), month: 13, year: 1999 }, [['body', 'month'], ['body', 'year']]],
+      [
+        { ...valid(), month: 13, year: 1999 },
+        [
+          ['body', 'month'],
+          ['body', 'year'],
+        ],
+      ],
       [{ ...valid(), month: 2.5 }, [['body', 'month']]],
       [{ ...valid(), ward_id: 0 }, [['body', 'ward_id']]],
       [{ ...valid(), ward_id: 'north' }, [['body', 'ward_id']]],
@@ -304,7 +370,10 @@ describe('speaking overrides: who may, and validation', () => {
       const res = await manager.as('PUT', '/api/speaking/calendar/override', body)
       assert.equal(res.statusCode, 422, JSON.stringify(body))
       assert.deepEqual(
-        res.json().detail.map((d: { loc: string[] }) => d.loc).sort(),
+        res
+          .json()
+          .detail.map((d: { loc: string[] }) => d.loc)
+          .sort(),
         locs.sort(),
         `${JSON.stringify(body)} → ${res.body}`,
       )
@@ -343,7 +412,10 @@ describe('speaking overrides: who may, and validation', () => {
     const refused = await admin.as('DELETE', `/api/wards/${spare}`)
     assert.equal(refused.statusCode, 409)
     assert.equal(refused.json().code, 'in_use')
-    const restored = await admin.as('DELETE', `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=9&year=2026`)
+    const restored = await admin.as(
+      'DELETE',
+      `/api/speaking/calendar/override?high_councilor_id=${councilor.id}&month=9&year=2026`,
+    )
     assert.equal(restored.statusCode, 204)
     assert.equal((await admin.as('DELETE', `/api/wards/${spare}`)).statusCode, 204)
     const calendar = (await admin.as('GET', '/api/speaking/calendar/2026')).json()

@@ -116,16 +116,30 @@ export async function writeMonth(
   if (write.upserts.length === 0) return
   await trx
     .insertInto('speaking_overrides')
-    .values(write.upserts.map((u) => ({ ...key, slot_id: u.slot_id, ward_id: u.ward_id as WardId | null, updated_at: now })))
+    .values(
+      write.upserts.map((u) => ({ ...key, slot_id: u.slot_id, ward_id: u.ward_id as WardId | null, updated_at: now })),
+    )
     .execute()
 }
 
 export function listTopics(db: Executor, year: number) {
-  return db.selectFrom('speaking_topics').select(['month', 'topic', 'reference']).where('year', '=', year).orderBy('month').execute()
+  return db
+    .selectFrom('speaking_topics')
+    .select(['month', 'topic', 'reference'])
+    .where('year', '=', year)
+    .orderBy('month')
+    .execute()
 }
 
 /** Insert or replace a month's topic in one statement (no check-then-write). */
-export function upsertTopic(db: Executor, year: number, month: number, topic: string, reference: string | null, now: string) {
+export function upsertTopic(
+  db: Executor,
+  year: number,
+  month: number,
+  topic: string,
+  reference: string | null,
+  now: string,
+) {
   return db
     .insertInto('speaking_topics')
     .values({ year, month, topic, reference, updated_at: now })

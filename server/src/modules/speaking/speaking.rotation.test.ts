@@ -23,11 +23,16 @@ function month(seats: number, wards: number, year = 2026, m = 1, rows: [SlotId, 
 /** No ward twice, every seat exactly once, overridden exactly where a row is. */
 function assertConsistent(input: MonthInput, label = '') {
   const cells = resolveMonth(input)
-  assert.deepEqual([...cells.keys()].sort((a, b) => a - b), [...input.seats].sort((a, b) => a - b), `${label} every seat once`)
+  assert.deepEqual(
+    [...cells.keys()].sort((a, b) => a - b),
+    [...input.seats].sort((a, b) => a - b),
+    `${label} every seat once`,
+  )
   const wards = [...cells.values()].map((c) => c.ward_id).filter((w): w is number => w !== null)
   assert.equal(new Set(wards).size, wards.length, `${label} a ward twice: ${JSON.stringify([...cells])}`)
   for (const w of wards) assert.ok(input.wards.includes(w), `${label} unknown ward ${w}`)
-  for (const [slot, cell] of cells) assert.equal(cell.overridden, input.rows.has(slot), `${label} overridden flag of ${slot}`)
+  for (const [slot, cell] of cells)
+    assert.equal(cell.overridden, input.rows.has(slot), `${label} overridden flag of ${slot}`)
   return cells
 }
 
@@ -40,16 +45,37 @@ describe('speaking rotation (pure)', () => {
 
   it('rotationIndex follows the contract formula i = (s − 1 + k) mod max(N, W), null when i ≥ W', () => {
     // N = W = 3
-    assert.deepEqual([1, 2, 3].map((s) => rotationIndex(s, 3, 3, 0)), [0, 1, 2])
-    assert.deepEqual([1, 2, 3].map((s) => rotationIndex(s, 3, 3, 1)), [1, 2, 0])
+    assert.deepEqual(
+      [1, 2, 3].map((s) => rotationIndex(s, 3, 3, 0)),
+      [0, 1, 2],
+    )
+    assert.deepEqual(
+      [1, 2, 3].map((s) => rotationIndex(s, 3, 3, 1)),
+      [1, 2, 0],
+    )
     // N = 4 seats, W = 2 wards: L = 4, two seats rest each month
-    assert.deepEqual([1, 2, 3, 4].map((s) => rotationIndex(s, 4, 2, 0)), [0, 1, null, null])
-    assert.deepEqual([1, 2, 3, 4].map((s) => rotationIndex(s, 4, 2, 3)), [null, 0, 1, null])
+    assert.deepEqual(
+      [1, 2, 3, 4].map((s) => rotationIndex(s, 4, 2, 0)),
+      [0, 1, null, null],
+    )
+    assert.deepEqual(
+      [1, 2, 3, 4].map((s) => rotationIndex(s, 4, 2, 3)),
+      [null, 0, 1, null],
+    )
     // N = 2 seats, W = 5 wards: L = 5, three wards without a speaker each month
-    assert.deepEqual([1, 2].map((s) => rotationIndex(s, 2, 5, 4)), [4, 0])
+    assert.deepEqual(
+      [1, 2].map((s) => rotationIndex(s, 2, 5, 4)),
+      [4, 0],
+    )
     // Real calendar months: k = 12·2026 = 24312 ≡ 0 (mod 12), ≡ 2 (mod 5)
-    assert.deepEqual(range(12).map((s) => rotationIndex(s, 12, 12, monthIndex(2026, 1))), range(12, 0))
-    assert.deepEqual([1, 2].map((s) => rotationIndex(s, 2, 5, monthIndex(2026, 1))), [2, 3])
+    assert.deepEqual(
+      range(12).map((s) => rotationIndex(s, 12, 12, monthIndex(2026, 1))),
+      range(12, 0),
+    )
+    assert.deepEqual(
+      [1, 2].map((s) => rotationIndex(s, 2, 5, monthIndex(2026, 1))),
+      [2, 3],
+    )
   })
 
   it('rotationIndex is null for no seats, no wards, or a seat outside 1..N', () => {
@@ -74,10 +100,14 @@ describe('speaking rotation (pure)', () => {
             indexes.forEach((i, s) => i !== null && visits[s]!.add(i))
             // Next month every seat moves one ward on (cyclically over L).
             const next = range(n).map((s) => (s - 1 + k + 1) % length)
-            assert.deepEqual(range(n).map((s) => rotationIndex(s, n, w, k + 1)), next.map((i) => (i < w ? i : null)))
+            assert.deepEqual(
+              range(n).map((s) => rotationIndex(s, n, w, k + 1)),
+              next.map((i) => (i < w ? i : null)),
+            )
           }
         }
-        if (length > 0 && 60 >= length) for (const seen of visits) assert.equal(seen.size, w, `N=${n} W=${w}: every ward visited`)
+        if (length > 0 && 60 >= length)
+          for (const seen of visits) assert.equal(seen.size, w, `N=${n} W=${w}: every ward visited`)
       }
     }
   })
@@ -85,21 +115,38 @@ describe('speaking rotation (pure)', () => {
   it('rotationWard maps indexes to ward ids in id order; a vacant or any seat keeps its place by slot order', () => {
     const input = { year: 2026, month: 2, seats: [1, 2, 3], wards: [7, 9, 30] }
     // k = 24313 ≡ 1 (mod 3)
-    assert.deepEqual(input.seats.map((s) => rotationWard(input, s)), [9, 30, 7])
+    assert.deepEqual(
+      input.seats.map((s) => rotationWard(input, s)),
+      [9, 30, 7],
+    )
   })
 
   it('resolveMonth without rows is exactly the rotation, nothing overridden', () => {
-    for (const [n, w] of [[3, 3], [2, 5], [5, 2], [12, 12], [0, 4], [4, 0]] as const) {
+    for (const [n, w] of [
+      [3, 3],
+      [2, 5],
+      [5, 2],
+      [12, 12],
+      [0, 4],
+      [4, 0],
+    ] as const) {
       const input = month(n, w, 2027, 7)
       const cells = assertConsistent(input)
-      for (const slot of input.seats) assert.deepEqual(cells.get(slot), { ward_id: rotationWard(input, slot), overridden: false })
+      for (const slot of input.seats)
+        assert.deepEqual(cells.get(slot), { ward_id: rotationWard(input, slot), overridden: false })
     }
   })
 
   it('planOverride swaps with the seat that has the ward, writing both rows', () => {
     const input = month(3, 3, 2026, 1) // rotation: 1→101, 2→102, 3→103
     const write = planOverride(input, 2, 101)
-    assert.deepEqual(write, { upserts: [{ slot_id: 2, ward_id: 101 }, { slot_id: 1, ward_id: 102 }], deletes: [] })
+    assert.deepEqual(write, {
+      upserts: [
+        { slot_id: 2, ward_id: 101 },
+        { slot_id: 1, ward_id: 102 },
+      ],
+      deletes: [],
+    })
     const after = resolveMonth({ ...input, rows: applyWrite(input.rows, write) })
     assert.deepEqual(after.get(1), { ward_id: 102, overridden: true })
     assert.deepEqual(after.get(2), { ward_id: 101, overridden: true })
@@ -118,7 +165,13 @@ describe('speaking rotation (pure)', () => {
   it('planOverride of a seat with nothing (null) taking a ward: the other seat is left with nothing', () => {
     const input = month(4, 2, 2026, 1) // 1→101, 2→102, 3 and 4 rest
     const write = planOverride(input, 3, 102)
-    assert.deepEqual(write, { upserts: [{ slot_id: 3, ward_id: 102 }, { slot_id: 2, ward_id: null }], deletes: [] })
+    assert.deepEqual(write, {
+      upserts: [
+        { slot_id: 3, ward_id: 102 },
+        { slot_id: 2, ward_id: null },
+      ],
+      deletes: [],
+    })
   })
 
   it('a swap partner that lands back on its own rotation ward loses its row', () => {
@@ -155,7 +208,13 @@ describe('speaking rotation (pure)', () => {
   it('after the rotation re-flows, a rotation cell that lands on an overridden ward takes the holder’s rotation ward', () => {
     // 3 seats, 4 wards, Feb 2026 (k = 24313 ≡ 1 mod 4): rotation 1→102, 2→103, 3→104.
     // Seat 2 holds 102 by an override made before the fourth ward existed.
-    const input: MonthInput = { year: 2026, month: 2, seats: [1, 2, 3], wards: [101, 102, 103, 104], rows: new Map([[2, 102]]) }
+    const input: MonthInput = {
+      year: 2026,
+      month: 2,
+      seats: [1, 2, 3],
+      wards: [101, 102, 103, 104],
+      rows: new Map([[2, 102]]),
+    }
     const cells = assertConsistent(input)
     assert.deepEqual(cells.get(1), { ward_id: 103, overridden: false }) // 102 is held by 2 → 2's rotation ward 103
     assert.deepEqual(cells.get(2), { ward_id: 102, overridden: true })
@@ -164,7 +223,17 @@ describe('speaking rotation (pure)', () => {
 
   it('a long chain of displaced rotation cells still resolves without double booking', () => {
     // 4 seats, 4 wards, k ≡ 0: rotation s→10s. Rows chain: 1 holds 102, 2 holds 103, 3 holds 104.
-    const input: MonthInput = { year: 2026, month: 1, seats: [1, 2, 3, 4], wards: [101, 102, 103, 104], rows: new Map([[1, 102], [2, 103], [3, 104]]) }
+    const input: MonthInput = {
+      year: 2026,
+      month: 1,
+      seats: [1, 2, 3, 4],
+      wards: [101, 102, 103, 104],
+      rows: new Map([
+        [1, 102],
+        [2, 103],
+        [3, 104],
+      ]),
+    }
     const cells = assertConsistent(input)
     // Seat 4 rotates to 104 (held by 3) → 3's rotation 103 (held by 2) → 102 (held by 1) → 101 (free).
     assert.deepEqual(cells.get(4), { ward_id: 101, overridden: false })
@@ -198,7 +267,8 @@ describe('speaking rotation (pure)', () => {
           const after = assertConsistent({ ...input, rows }, label)
           assert.deepEqual(after.get(slot), { ward_id: ward, overridden: true }, label)
           const partner = [...before].find(([s, c]) => s !== slot && ward !== null && c.ward_id === ward)?.[0]
-          if (partner !== undefined) assert.equal(after.get(partner)!.ward_id, before.get(slot)!.ward_id, `${label} partner`)
+          if (partner !== undefined)
+            assert.equal(after.get(partner)!.ward_id, before.get(slot)!.ward_id, `${label} partner`)
         } else if (roll < 0.8 && seats.length > 0) {
           const slot = pick(seats)
           rows = applyWrite(rows, planRestore(input, slot))

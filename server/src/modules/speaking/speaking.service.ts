@@ -12,7 +12,15 @@ import type { Executor } from '../../db/types.ts'
 import { conflict, invalid, ValidationFailure, type FieldError } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './speaking.repository.ts'
-import { planOverride, planRestore, resolveMonth, type MonthInput, type MonthWrite, type SlotId, type WardId } from './speaking.rotation.ts'
+import {
+  planOverride,
+  planRestore,
+  resolveMonth,
+  type MonthInput,
+  type MonthWrite,
+  type SlotId,
+  type WardId,
+} from './speaking.rotation.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
@@ -31,15 +39,23 @@ export function toCalendar(
   const wardIds = wards.map((w) => w.id)
   const rowsByMonth = MONTHS.map(() => new Map<SlotId, WardId | null>())
   for (const o of overrides) rowsByMonth[o.month - 1]?.set(o.slot_id, o.ward_id)
-  const resolved = MONTHS.map((month) => resolveMonth({ year, month, seats: slotIds, wards: wardIds, rows: rowsByMonth[month - 1]! }))
+  const resolved = MONTHS.map((month) =>
+    resolveMonth({ year, month, seats: slotIds, wards: wardIds, rows: rowsByMonth[month - 1]! }),
+  )
   const topicByMonth = new Map(topics.map((t) => [t.month, t]))
   const rows: SpeakingRow[] = seats.map((seat) => ({
     slot_id: seat.slot_id,
     high_councilor_id: seat.user_id,
-    high_councilor: seat.user_id === null ? null : { id: seat.user_id, fname: seat.fname ?? '', lname: seat.lname ?? '' },
+    high_councilor:
+      seat.user_id === null ? null : { id: seat.user_id, fname: seat.fname ?? '', lname: seat.lname ?? '' },
     months: MONTHS.map((month) => {
       const cell = resolved[month - 1]!.get(seat.slot_id)!
-      return { month, ward_id: cell.ward_id, overridden: cell.overridden, topic: topicByMonth.get(month)?.topic ?? null }
+      return {
+        month,
+        ward_id: cell.ward_id,
+        overridden: cell.overridden,
+        topic: topicByMonth.get(month)?.topic ?? null,
+      }
     }),
   }))
   return {
@@ -81,7 +97,9 @@ export class SpeakingService {
 
   /** DELETE /speaking/calendar/override: back to the rotation (see planRestore for the swap's other half). */
   async restore(_actor: Actor, query: SpeakingOverrideQuery): Promise<void> {
-    await this.writeMonth(query.year, query.month, 'query', query.high_councilor_id, null, (input, slot) => planRestore(input, slot))
+    await this.writeMonth(query.year, query.month, 'query', query.high_councilor_id, null, (input, slot) =>
+      planRestore(input, slot),
+    )
   }
 
   /**
@@ -104,18 +122,34 @@ export class SpeakingService {
         const errors: FieldError[] = []
         const seat = seats.find((s) => s.user_id === userId)
         if (!seat) {
-          errors.push({ loc: [part, 'high_councilor_id'], msg: 'Not the user id of a current high councilor', type: 'value_error' })
+          errors.push({
+            loc: [part, 'high_councilor_id'],
+            msg: 'Not the user id of a current high councilor',
+            type: 'value_error',
+          })
         }
         if (wardId !== null && !wards.some((w) => w.id === wardId)) errors.push(wardMissing())
         if (errors.length > 0 || !seat) throw new ValidationFailure(errors)
-        const input: MonthInput = { year, month, seats: seats.map((s) => s.slot_id), wards: wards.map((w) => w.id), rows }
-        await repo.writeMonth(trx, { year, month, calling_id: seat.calling_id }, plan(input, seat.slot_id), this.ctx.clock.iso())
+        const input: MonthInput = {
+          year,
+          month,
+          seats: seats.map((s) => s.slot_id),
+          wards: wards.map((w) => w.id),
+          rows,
+        }
+        await repo.writeMonth(
+          trx,
+          { year, month, calling_id: seat.calling_id },
+          plan(input, seat.slot_id),
+          this.ctx.clock.iso(),
+        )
       })
     } catch (error) {
       // The ward was deleted after we read it.
       if (isForeignKeyViolation(error)) throw new ValidationFailure([wardMissing()])
       // Cannot happen while the month is locked; never a 500 if it somehow does.
-      if (isUniqueViolation(error)) throw conflict('conflict', 'The schedule of this month changed at the same time; try again')
+      if (isUniqueViolation(error))
+        throw conflict('conflict', 'The schedule of this month changed at the same time; try again')
       throw error
     }
   }
@@ -130,13 +164,18 @@ export class SpeakingService {
   }
 
   async topics(_actor: Actor, year: number): Promise<SpeakingTopic[]> {
-    return (await repo.listTopics(this.ctx.db, year)).map((t) => ({ month: t.month, topic: t.topic, reference: t.reference }))
+    return (await repo.listTopics(this.ctx.db, year)).map((t) => ({
+      month: t.month,
+      topic: t.topic,
+      reference: t.reference,
+    }))
   }
 
   /** Sets (or replaces) a month's topic. Topic and reference are trimmed; an empty reference is none. */
   async setTopic(_actor: Actor, year: number, month: number, body: SpeakingTopicBody): Promise<SpeakingTopic> {
     const topic = body.topic.trim()
-    if (topic.length === 0) throw invalid(['body', 'topic'], 'String should have at least 1 character', 'string_too_short')
+    if (topic.length === 0)
+      throw invalid(['body', 'topic'], 'String should have at least 1 character', 'string_too_short')
     const reference = body.reference?.trim() || null
     const now = this.ctx.clock.iso()
     const row = await retrying(() => repo.upsertTopic(this.ctx.db, year, month, topic, reference, now))

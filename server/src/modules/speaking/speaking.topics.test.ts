@@ -36,7 +36,9 @@ describe('speaking topics', () => {
       { month: 1, topic: 'Prayer', reference: null },
       { month: 5, topic: 'Service', reference: 'Mosiah 2:17' },
     ])
-    assert.deepEqual((await reader.as('GET', '/speaking/topics/2027/')).json(), [{ month: 5, topic: 'Next year', reference: null }])
+    assert.deepEqual((await reader.as('GET', '/speaking/topics/2027/')).json(), [
+      { month: 5, topic: 'Next year', reference: null },
+    ])
   })
 
   it('PUT again replaces the topic and reference; topic and reference are trimmed, an empty reference is none', async () => {
@@ -45,7 +47,10 @@ describe('speaking topics', () => {
     assert.deepEqual(res.json(), { month: 5, topic: 'Charity', reference: null })
     const cleared = await manager.as('PUT', '/api/speaking/topics/2026/1', { topic: 'Prayer', reference: null })
     assert.deepEqual(cleared.json(), { month: 1, topic: 'Prayer', reference: null })
-    assert.deepEqual((await reader.as('GET', '/api/speaking/topics/2026')).json().map((x: { topic: string }) => x.topic), ['Prayer', 'Charity'])
+    assert.deepEqual(
+      (await reader.as('GET', '/api/speaking/topics/2026')).json().map((x: { topic: string }) => x.topic),
+      ['Prayer', 'Charity'],
+    )
   })
 
   it('concurrent PUTs of one month leave exactly one topic', async () => {
@@ -62,7 +67,9 @@ describe('speaking topics', () => {
     const res = await manager.as('DELETE', '/api/speaking/topics/2026/1')
     assert.equal(res.statusCode, 204)
     assert.equal(res.body, '')
-    assert.deepEqual((await reader.as('GET', '/api/speaking/topics/2026')).json(), [{ month: 5, topic: 'Charity', reference: null }])
+    assert.deepEqual((await reader.as('GET', '/api/speaking/topics/2026')).json(), [
+      { month: 5, topic: 'Charity', reference: null },
+    ])
     assert.equal((await manager.as('DELETE', '/api/speaking/topics/2026/1')).statusCode, 204)
   })
 
@@ -71,7 +78,9 @@ describe('speaking topics', () => {
     assert.equal(put.statusCode, 403)
     assert.equal(put.json().code, 'forbidden')
     assert.equal((await reader.as('DELETE', '/api/speaking/topics/2026/5')).statusCode, 403)
-    assert.deepEqual((await reader.as('GET', '/api/speaking/topics/2026')).json(), [{ month: 5, topic: 'Charity', reference: null }])
+    assert.deepEqual((await reader.as('GET', '/api/speaking/topics/2026')).json(), [
+      { month: 5, topic: 'Charity', reference: null },
+    ])
     const anonymous = await t.app.inject({ method: 'PUT', url: '/api/speaking/topics/2026/5', payload: { topic: 'x' } })
     assert.equal(anonymous.statusCode, 401)
   })

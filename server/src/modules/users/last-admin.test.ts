@@ -28,7 +28,12 @@ describe('the last active user manager', () => {
   it('nobody can deactivate themselves even when another manager exists (409)', async () => {
     const a = await signedIn(t, { permissions: ['users.manage'] })
     await signedIn(t, { permissions: ['users.manage'] })
-    const res = await a.as('PUT', `/api/users/${a.user.id}`, { email: a.user.email, fname: 'A', lname: 'B', active: false })
+    const res = await a.as('PUT', `/api/users/${a.user.id}`, {
+      email: a.user.email,
+      fname: 'A',
+      lname: 'B',
+      active: false,
+    })
     assert.equal(res.statusCode, 409)
   })
 })

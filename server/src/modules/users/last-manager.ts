@@ -27,7 +27,13 @@ export async function assertUserManagerRemains(
   // holders are inactive (they did not count). A deactivation passes no ids.
   if (formerHolderIds) {
     if (formerHolderIds.length === 0) return
-    const active = await trx.selectFrom('users').select('id').where('id', 'in', formerHolderIds).where('active', '=', true).limit(1).execute()
+    const active = await trx
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', formerHolderIds)
+      .where('active', '=', true)
+      .limit(1)
+      .execute()
     if (active.length === 0) return
   }
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${USER_MANAGERS_LOCK}, 0)`.execute(trx)

@@ -27,7 +27,11 @@ function effectivePermissionNames(db: Executor, userId: Expression<number>) {
 }
 
 /** Effective permissions of `userId` as one comma-separated text (names contain no commas), for a column of a larger query. */
-export function effectivePermissionList(db: Kysely<DB>, dialect: Dialect, userId: Expression<number>): RawBuilder<string | null> {
+export function effectivePermissionList(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  userId: Expression<number>,
+): RawBuilder<string | null> {
   const names = effectivePermissionNames(db, userId)
   return dialect === 'postgres'
     ? sql<string | null>`(select string_agg(e.permission, ',') from (${names}) as e)`
@@ -59,7 +63,8 @@ export async function activeHolders(db: Executor, permission: Permission): Promi
   return rows.map((r) => r.id)
 }
 
-export const parsePermissionList = (list: string | null): Set<Permission> => toPermissionSet(list ? list.split(',') : [])
+export const parsePermissionList = (list: string | null): Set<Permission> =>
+  toPermissionSet(list ? list.split(',') : [])
 
 const KNOWN = new Set<string>(PERMISSIONS)
 

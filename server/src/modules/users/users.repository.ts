@@ -78,7 +78,10 @@ export function insertUser(db: Executor, user: NewUser) {
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -109,8 +112,17 @@ function filtered(db: Executor, filter: UserFilter) {
 
 export async function listUsers(db: Executor, filter: UserFilter, limit: number, offset: number) {
   const [rows, total] = await Promise.all([
-    filtered(db, filter).selectAll().orderBy('lname').orderBy('fname').orderBy('id').limit(limit).offset(offset).execute(),
-    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    filtered(db, filter)
+      .selectAll()
+      .orderBy('lname')
+      .orderBy('fname')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
   ])
   return { rows, total: Number(total.n) }
 }
@@ -118,7 +130,14 @@ export async function listUsers(db: Executor, filter: UserFilter, limit: number,
 export async function updateUser(
   db: Executor,
   id: number,
-  changes: Partial<{ email: string; fname: string; lname: string; active: boolean; password_hash: string; force_password_reset: boolean }>,
+  changes: Partial<{
+    email: string
+    fname: string
+    lname: string
+    active: boolean
+    password_hash: string
+    force_password_reset: boolean
+  }>,
   now: string,
 ) {
   const values: Record<string, unknown> = { ...changes, updated_at: now }

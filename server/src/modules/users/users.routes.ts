@@ -82,13 +82,23 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
       },
     },
     async (request) =>
-      service.changePassword(requireActor(request), request.params.id, request.body.old_password, request.body.new_password),
+      service.changePassword(
+        requireActor(request),
+        request.params.id,
+        request.body.old_password,
+        request.body.new_password,
+      ),
   )
 
   app.get(
     '/:id/permissions',
     {
-      schema: { tags, summary: 'Direct permission grants of a user', params: UserParams, response: { 200: PermissionsBody } },
+      schema: {
+        tags,
+        summary: 'Direct permission grants of a user',
+        params: UserParams,
+        response: { 200: PermissionsBody },
+      },
     },
     async (request) => service.getPermissions(requireActor(request), request.params.id),
   )

@@ -6,7 +6,13 @@ import { PASSWORD_CHANGE_REQUIRED, type Actor } from '../../plugins/auth.ts'
 import { checkNewPassword, randomPassword } from '../auth/passwords.ts'
 import { SignInAttempts } from '../auth/attempts.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
-import { activeHolders, directPermissions, effectivePermissionsOf, replaceDirectPermissions, sortPermissions } from './permissions.repository.ts'
+import {
+  activeHolders,
+  directPermissions,
+  effectivePermissionsOf,
+  replaceDirectPermissions,
+  sortPermissions,
+} from './permissions.repository.ts'
 import * as repo from './users.repository.ts'
 import { emailKey } from './users.repository.ts'
 import type { Executor } from '../../db/types.ts'

@@ -24,7 +24,12 @@ describe('users', () => {
 
   it('POST /users with a password returns no temporary_password and still sets the flag', async () => {
     const admin = await signedIn(t, { permissions: ['users.manage'] })
-    const res = await admin.as('POST', '/api/users', { email: `${unique()}@example.org`, fname: 'B', lname: 'C', password: 'a-chosen-passphrase' })
+    const res = await admin.as('POST', '/api/users', {
+      email: `${unique()}@example.org`,
+      fname: 'B',
+      lname: 'C',
+      password: 'a-chosen-passphrase',
+    })
     assert.equal(res.statusCode, 201)
     assert.equal(res.json().temporary_password, undefined)
     assert.equal(res.json().force_password_reset, true)
@@ -42,7 +47,10 @@ describe('users', () => {
     const admin = await signedIn(t, { permissions: ['users.manage'] })
     const res = await admin.as('POST', '/api/users', { email: 'not-an-email', fname: '', extra: 'ignored' })
     assert.equal(res.statusCode, 422)
-    const locs = res.json().detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()
+    const locs = res
+      .json()
+      .detail.map((d: { loc: string[] }) => d.loc.join('.'))
+      .sort()
     assert.deepEqual(locs, ['body.email', 'body.fname', 'body.lname'])
   })
 
@@ -107,18 +115,35 @@ describe('users', () => {
   it('PUT /users/{id}: a user edits their own name (not their email, S2) but cannot change active', async () => {
     const me = await signedIn(t)
     const email = me.user.email
-    const renamed = await me.as('PUT', `/api/users/${me.user.id}`, { email: `${unique('renamed')}@example.org`, fname: 'New', lname: 'Name' })
+    const renamed = await me.as('PUT', `/api/users/${me.user.id}`, {
+      email: `${unique('renamed')}@example.org`,
+      fname: 'New',
+      lname: 'Name',
+    })
     assert.equal(renamed.statusCode, 403)
     const ok = await me.as('PUT', `/api/users/${me.user.id}`, { email, fname: 'New', lname: 'Name' })
     assert.equal(ok.statusCode, 200)
     assert.equal(ok.json().email, email)
     assert.equal(ok.json().fname, 'New')
-    const unchangedActive = await me.as('PUT', `/api/users/${me.user.id}`, { email, fname: 'New', lname: 'Name', active: true })
+    const unchangedActive = await me.as('PUT', `/api/users/${me.user.id}`, {
+      email,
+      fname: 'New',
+      lname: 'Name',
+      active: true,
+    })
     assert.equal(unchangedActive.statusCode, 200)
-    const deactivate = await me.as('PUT', `/api/users/${me.user.id}`, { email, fname: 'New', lname: 'Name', active: false })
+    const deactivate = await me.as('PUT', `/api/users/${me.user.id}`, {
+      email,
+      fname: 'New',
+      lname: 'Name',
+      active: false,
+    })
     assert.equal(deactivate.statusCode, 403)
     const other = await createUser(t)
-    assert.equal((await me.as('PUT', `/api/users/${other.id}`, { email: other.email, fname: 'X', lname: 'Y' })).statusCode, 403)
+    assert.equal(
+      (await me.as('PUT', `/api/users/${other.id}`, { email: other.email, fname: 'X', lname: 'Y' })).statusCode,
+      403,
+    )
   })
 
   it('PUT /users/{id}: deactivation by an administrator ends the user’s sessions at once', async () => {
@@ -134,14 +159,20 @@ describe('users', () => {
     assert.equal(res.json().active, false)
     assert.equal((await target.as('GET', '/api/auth/me')).statusCode, 401)
     assert.equal(
-      (await t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: target.refresh } })).statusCode,
+      (await t.app.inject({ method: 'GET', url: '/api/auth/refresh', cookies: { refresh_token: target.refresh } }))
+        .statusCode,
       401,
     )
   })
 
   it('PUT /users/{id}: nobody deactivates themselves (409); a duplicate email is 409', async () => {
     const admin = await signedIn(t, { permissions: ['users.manage'] })
-    const self = await admin.as('PUT', `/api/users/${admin.user.id}`, { email: admin.user.email, fname: 'A', lname: 'B', active: false })
+    const self = await admin.as('PUT', `/api/users/${admin.user.id}`, {
+      email: admin.user.email,
+      fname: 'A',
+      lname: 'B',
+      active: false,
+    })
     assert.equal(self.statusCode, 409)
     const other = await createUser(t)
     const dup = await admin.as('PUT', `/api/users/${admin.user.id}`, { email: other.email, fname: 'A', lname: 'B' })
@@ -156,12 +187,17 @@ describe('direct permission grants', () => {
   it('GET and PUT /users/{id}/permissions replace the direct grants', async () => {
     const admin = await signedIn(t, { permissions: ['users.manage', 'wards.manage', 'speaking.manage'] })
     const target = await createUser(t)
-    const put = await admin.as('PUT', `/api/users/${target.id}/permissions`, { permissions: ['speaking.manage', 'wards.manage'] })
+    const put = await admin.as('PUT', `/api/users/${target.id}/permissions`, {
+      permissions: ['speaking.manage', 'wards.manage'],
+    })
     assert.equal(put.statusCode, 200)
     assert.deepEqual(put.json(), { permissions: ['wards.manage', 'speaking.manage'] })
     assert.deepEqual((await admin.as('GET', `/api/users/${target.id}/permissions`)).json(), put.json())
     const { token } = await login(t, target)
-    assert.deepEqual((await injectAs(t, token)('GET', '/api/auth/me')).json().permissions, ['wards.manage', 'speaking.manage'])
+    assert.deepEqual((await injectAs(t, token)('GET', '/api/auth/me')).json().permissions, [
+      'wards.manage',
+      'speaking.manage',
+    ])
   })
 
   it('refuses to grant what the granter does not hold (403) and leaves the grants unchanged', async () => {

@@ -47,7 +47,10 @@ export function wardExists(db: Executor, id: number) {
   return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst()
 }
 
-export function insertWard(db: Executor, values: { name: string; start_time: number; speaking_sunday?: number; now: string }) {
+export function insertWard(
+  db: Executor,
+  values: { name: string; start_time: number; speaking_sunday?: number; now: string },
+) {
   return db
     .insertInto('wards')
     .values({
@@ -63,7 +66,11 @@ export function insertWard(db: Executor, values: { name: string; start_time: num
 }
 
 /** `speaking_sunday` omitted keeps the stored value (contract §13). */
-export async function updateWard(db: Executor, id: number, values: { name: string; start_time: number; speaking_sunday?: number; now: string }) {
+export async function updateWard(
+  db: Executor,
+  id: number,
+  values: { name: string; start_time: number; speaking_sunday?: number; now: string },
+) {
   await db
     .updateTable('wards')
     .set({

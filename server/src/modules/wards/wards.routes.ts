@@ -16,7 +16,11 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'List wards (by id); bishop_id only for signed-in callers', response: { 200: Type.Array(Ward) } },
+      schema: {
+        tags,
+        summary: 'List wards (by id); bishop_id only for signed-in callers',
+        response: { 200: Type.Array(Ward) },
+      },
     },
     async (request) => service.list(request.actor === null),
   )
@@ -25,7 +29,12 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/:ward_id',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Get a ward; bishop_id only for signed-in callers', params: WardParams, response: { 200: Ward } },
+      schema: {
+        tags,
+        summary: 'Get a ward; bishop_id only for signed-in callers',
+        params: WardParams,
+        response: { 200: Ward },
+      },
     },
     async (request) => service.get(request.params.ward_id, request.actor === null),
   )
@@ -36,7 +45,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
       config: { permission: 'wards.manage' },
       schema: {
         tags,
-        summary: 'Create a ward and its Bishop slot; bishop_id seats a bishop (needs the Bishop calling\'s permissions)',
+        summary: "Create a ward and its Bishop slot; bishop_id seats a bishop (needs the Bishop calling's permissions)",
         body: WardBody,
         response: { 201: Ward, 409: ErrorBody },
       },

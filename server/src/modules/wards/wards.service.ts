@@ -50,10 +50,16 @@ export class WardsService {
         const bishop = await this.lockBishopCalling(trx, 'update')
         if (body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
         const now = this.ctx.clock.iso()
-        const { id } = await repo.insertWard(trx, { name: body.name, start_time: body.start_time, speaking_sunday: body.speaking_sunday, now })
+        const { id } = await repo.insertWard(trx, {
+          name: body.name,
+          start_time: body.start_time,
+          speaking_sunday: body.speaking_sunday,
+          now,
+        })
         await slotRepo.insertWardSlot(trx, bishop.id, id)
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
-        if (body.bishop_id != null) await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
+        if (body.bishop_id != null)
+          await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
         return (await repo.findWard(trx, id))!
       })
     } catch (error) {
@@ -80,7 +86,12 @@ export class WardsService {
         if (change && body.bishop_id != null) assertMaySeat(actor, bishop, bishop.grants, body.bishop_id)
 
         const now = this.ctx.clock.iso()
-        await repo.updateWard(trx, id, { name: body.name, start_time: body.start_time, speaking_sunday: body.speaking_sunday, now })
+        await repo.updateWard(trx, id, {
+          name: body.name,
+          start_time: body.start_time,
+          speaking_sunday: body.speaking_sunday,
+          now,
+        })
         if (change) {
           if (holder !== null && !(await unseatUser(trx, dialect, slot, holder, now))) {
             throw conflict('slot_filled', 'The Bishop slot changed meanwhile; reload and try again')

@@ -1,23 +1,23 @@
-import { Link } from 'react-router';
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import type { Proposal, Stage } from '../../api/types';
-import { STAGE_LABELS, isVotingStage } from '../../api/types';
-import { ROUTES } from '../../routes';
+import { Link } from 'react-router'
+import * as Menu from '@radix-ui/react-dropdown-menu'
+import type { Proposal, Stage } from '../../api/types'
+import { STAGE_LABELS, isVotingStage } from '../../api/types'
+import { ROUTES } from '../../routes'
 
 export interface CardActions {
-  canVote: boolean;
-  voting: boolean;
-  onVote(approved: boolean): void;
-  next: Stage | null;
-  prev: Stage | null;
-  canMove: boolean;
-  onMove(direction: 'advance' | 'revert'): void;
+  canVote: boolean
+  voting: boolean
+  onVote(approved: boolean): void
+  next: Stage | null
+  prev: Stage | null
+  canMove: boolean
+  onMove(direction: 'advance' | 'revert'): void
 }
 
 function voteLabel(v: boolean | null): string {
-  if (v === true) return 'You approved';
-  if (v === false) return 'You rejected';
-  return 'You have not voted';
+  if (v === true) return 'You approved'
+  if (v === false) return 'You rejected'
+  return 'You have not voted'
 }
 
 export function ProposalCard({
@@ -26,20 +26,22 @@ export function ProposalCard({
   actions,
   dragging,
 }: {
-  proposal: Proposal;
-  wardLabel: string;
-  actions?: CardActions;
-  dragging?: boolean;
+  proposal: Proposal
+  wardLabel: string
+  actions?: CardActions
+  dragging?: boolean
 }) {
-  const votingStage = isVotingStage(p.stage);
-  const name = `${p.fname} ${p.lname}`;
+  const votingStage = isVotingStage(p.stage)
+  const name = `${p.fname} ${p.lname}`
   return (
     <article className={`pcard ${dragging ? 'pcard-dragging' : ''}`} aria-label={name} data-testid={`card-${p.id}`}>
       <div className="pcard-top">
         <Link to={ROUTES.proposal(p.id)} className="pcard-name">
           {name}
         </Link>
-        <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>{p.is_release ? 'Release' : 'Call'}</span>
+        <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
+          {p.is_release ? 'Release' : 'Call'}
+        </span>
       </div>
       <div className="pcard-calling">{p.proposed_calling}</div>
       <div className="pcard-ward muted small">{wardLabel}</div>
@@ -50,7 +52,9 @@ export function ProposalCard({
             <span className="vote-no">✗ {p.approvals.rejected}</span>
           </span>
           {actions?.canVote && (
-            <span className={`my-vote ${p.my_vote === true ? 'yes' : p.my_vote === false ? 'no' : ''}`}>{voteLabel(p.my_vote)}</span>
+            <span className={`my-vote ${p.my_vote === true ? 'yes' : p.my_vote === false ? 'no' : ''}`}>
+              {voteLabel(p.my_vote)}
+            </span>
           )}
         </div>
       )}
@@ -104,5 +108,5 @@ export function ProposalCard({
         </div>
       )}
     </article>
-  );
+  )
 }

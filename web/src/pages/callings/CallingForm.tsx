@@ -1,16 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { PERMISSIONS, type Calling } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { Field, splitError, type FieldErrors } from '../../components/ui';
+import { useState, type FormEvent } from 'react'
+import { PERMISSIONS, type Calling } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { Field, splitError, type FieldErrors } from '../../components/ui'
 
 export interface CallingInput {
-  name: string;
-  is_public: boolean;
-  max_slots: number;
-  permissions: string[];
+  name: string
+  is_public: boolean
+  max_slots: number
+  permissions: string[]
 }
 
-const FIELDS = ['name', 'is_public', 'max_slots', 'permissions'];
+const FIELDS = ['name', 'is_public', 'max_slots', 'permissions']
 
 export function CallingForm({
   initial,
@@ -18,44 +18,44 @@ export function CallingForm({
   onSubmit,
   onCancel,
 }: {
-  initial?: Calling;
-  submitLabel: string;
-  onSubmit(v: CallingInput): Promise<unknown>;
-  onCancel(): void;
+  initial?: Calling
+  submitLabel: string
+  onSubmit(v: CallingInput): Promise<unknown>
+  onCancel(): void
 }) {
-  const me = useMe();
+  const me = useMe()
   const [v, setV] = useState<CallingInput>({
     name: initial?.name ?? '',
     is_public: initial?.is_public ?? false,
     max_slots: initial?.max_slots ?? 1,
     permissions: initial?.permissions ?? [],
-  });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const filled = initial?.slots.filter((s) => s.filled).map((s) => s.slot_id) ?? [];
-  const highestFilled = filled.length ? Math.max(...filled) : 0;
+  })
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const filled = initial?.slots.filter((s) => s.filled).map((s) => s.slot_id) ?? []
+  const highestFilled = filled.length ? Math.max(...filled) : 0
 
   async function submit(e: FormEvent) {
-    e.preventDefault();
-    const errs: FieldErrors = {};
-    const name = v.name.trim();
-    if (!name) errs.name = 'Enter a name.';
-    else if (name.length > 100) errs.name = 'At most 100 characters.';
-    if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = 'At least 1 seat.';
-    else if (v.max_slots < highestFilled) errs.max_slots = `Seat ${highestFilled} is filled; release it first.`;
-    setErrors(errs);
-    setGeneral(null);
-    if (Object.keys(errs).length) return;
-    setBusy(true);
+    e.preventDefault()
+    const errs: FieldErrors = {}
+    const name = v.name.trim()
+    if (!name) errs.name = 'Enter a name.'
+    else if (name.length > 100) errs.name = 'At most 100 characters.'
+    if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = 'At least 1 seat.'
+    else if (v.max_slots < highestFilled) errs.max_slots = `Seat ${highestFilled} is filled; release it first.`
+    setErrors(errs)
+    setGeneral(null)
+    if (Object.keys(errs).length) return
+    setBusy(true)
     try {
-      await onSubmit({ ...v, name });
+      await onSubmit({ ...v, name })
     } catch (err) {
-      const s = splitError(err, FIELDS);
-      setErrors(s.fields);
-      setGeneral(s.general);
+      const s = splitError(err, FIELDS)
+      setErrors(s.fields)
+      setGeneral(s.general)
     } finally {
-      setBusy(false);
+      setBusy(false)
     }
   }
 
@@ -79,15 +79,15 @@ export function CallingForm({
         />
       </Field>
       <label className="checkbox">
-        <input type="checkbox" checked={v.is_public} onChange={(e) => setV({ ...v, is_public: e.target.checked })} /> Public (shown
-        to visitors who are not signed in)
+        <input type="checkbox" checked={v.is_public} onChange={(e) => setV({ ...v, is_public: e.target.checked })} />{' '}
+        Public (shown to visitors who are not signed in)
       </label>
       <fieldset className="field">
         <legend>Access granted to holders</legend>
         {errors.permissions && <small className="field-error">{errors.permissions}</small>}
         <div className="checkbox-grid">
           {PERMISSIONS.map((p) => {
-            const mine = me.permissions.includes(p);
+            const mine = me.permissions.includes(p)
             return (
               <label key={p} className="checkbox" title={mine ? undefined : 'You cannot grant access you do not hold'}>
                 <input
@@ -103,7 +103,7 @@ export function CallingForm({
                 />{' '}
                 <code>{p}</code>
               </label>
-            );
+            )
           })}
         </div>
       </fieldset>
@@ -116,5 +116,5 @@ export function CallingForm({
         </button>
       </div>
     </form>
-  );
+  )
 }

@@ -1,88 +1,88 @@
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import { qk, useUsersLite, userName, useWards, wardName } from '../../api/queries';
-import type { Calling, CallingHistoryRow, Slot } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can } from '../../auth/roles';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, formatDateTime, Loading, PageHeader, splitError } from '../../components/ui';
-import { UserPicker } from '../../components/UserPicker';
-import { ROUTES } from '../../routes';
-import { CallingForm } from './CallingForm';
+import { useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, ApiError } from '../../api/client'
+import { qk, useUsersLite, userName, useWards, wardName } from '../../api/queries'
+import type { Calling, CallingHistoryRow, Slot } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can } from '../../auth/roles'
+import { ConfirmDialog, Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { Empty, ErrorMessage, formatDateTime, Loading, PageHeader, splitError } from '../../components/ui'
+import { UserPicker } from '../../components/UserPicker'
+import { ROUTES } from '../../routes'
+import { CallingForm } from './CallingForm'
 
 export default function CallingPage() {
-  const id = Number(useParams().id);
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const navigate = useNavigate();
-  const users = useUsersLite();
-  const wards = useWards();
-  const manage = can(me, 'callings.manage');
-  const calling = useQuery({ queryKey: qk.calling(id), queryFn: () => api<Calling>(`/callings/${id}`) });
+  const id = Number(useParams().id)
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const navigate = useNavigate()
+  const users = useUsersLite()
+  const wards = useWards()
+  const manage = can(me, 'callings.manage')
+  const calling = useQuery({ queryKey: qk.calling(id), queryFn: () => api<Calling>(`/callings/${id}`) })
   const history = useQuery({
     queryKey: [...qk.calling(id), 'history'],
     queryFn: () => api<CallingHistoryRow[]>(`/callings/${id}/history`),
-  });
-  const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const [filling, setFilling] = useState<Slot | null>(null);
-  const [releasing, setReleasing] = useState<Slot | null>(null);
-  const [pick, setPick] = useState<number | null>(null);
-  const [pickError, setPickError] = useState<string | undefined>();
+  })
+  const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const [filling, setFilling] = useState<Slot | null>(null)
+  const [releasing, setReleasing] = useState<Slot | null>(null)
+  const [pick, setPick] = useState<number | null>(null)
+  const [pickError, setPickError] = useState<string | undefined>()
 
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['callings'] });
-  };
+    void qc.invalidateQueries({ queryKey: ['callings'] })
+  }
 
   const fill = useMutation({
     mutationFn: ({ slot, user }: { slot: number; user: number }) =>
       api(`/callings/${id}/${slot}`, { method: 'PUT', body: { user_id: user } }),
     onSuccess: () => {
-      setFilling(null);
-      notify('Seat filled.', 'success');
+      setFilling(null)
+      notify('Seat filled.', 'success')
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'slot_filled') {
-        setPickError('Someone has just filled this seat. Release it first.');
+        setPickError('Someone has just filled this seat. Release it first.')
       } else {
-        const s = splitError(err, ['user_id']);
-        setPickError(s.fields.user_id ?? s.general ?? undefined);
+        const s = splitError(err, ['user_id'])
+        setPickError(s.fields.user_id ?? s.general ?? undefined)
       }
     },
     onSettled: refresh,
-  });
+  })
   const release = useMutation({
     mutationFn: (slot: number) => api(`/callings/${id}/${slot}`, { method: 'DELETE' }),
     onSuccess: () => {
-      setReleasing(null);
-      notify('Seat released.', 'success');
+      setReleasing(null)
+      notify('Seat released.', 'success')
     },
     onSettled: refresh,
-  });
+  })
   const remove = useMutation({
     mutationFn: () => api(`/callings/${id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      refresh();
-      notify('Calling deleted.', 'success');
-      navigate(ROUTES.callings, { replace: true });
+      refresh()
+      notify('Calling deleted.', 'success')
+      navigate(ROUTES.callings, { replace: true })
     },
-  });
+  })
 
-  if (calling.isLoading) return <Loading />;
+  if (calling.isLoading) return <Loading />
   if (calling.error)
     return (
       <div className="card">
         <ErrorMessage error={calling.error} />
         <Link to={ROUTES.callings}>Back to callings</Link>
       </div>
-    );
-  const c = calling.data;
-  if (!c) return null;
-  const holderIds = c.slots.filter((s) => s.user_id != null).map((s) => s.user_id as number);
+    )
+  const c = calling.data
+  if (!c) return null
+  const holderIds = c.slots.filter((s) => s.user_id != null).map((s) => s.user_id as number)
 
   return (
     <div>
@@ -118,7 +118,11 @@ export default function CallingPage() {
                     <th scope="col">Seat</th>
                     <th scope="col">Held by</th>
                     {c.slots.some((s) => s.ward_id != null) && <th scope="col">Ward</th>}
-                    {manage && <th scope="col"><span className="visually-hidden">Actions</span></th>}
+                    {manage && (
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
+                    )}
                   </tr>
                 </thead>
                 <tbody>
@@ -138,9 +142,9 @@ export default function CallingPage() {
                               type="button"
                               className="button button-small button-primary"
                               onClick={() => {
-                                setPick(null);
-                                setPickError(undefined);
-                                setFilling(s);
+                                setPick(null)
+                                setPickError(undefined)
+                                setFilling(s)
                               }}
                               aria-label={`Fill seat ${s.slot_id}`}
                             >
@@ -163,7 +167,15 @@ export default function CallingPage() {
               <dt>Public</dt>
               <dd>{c.is_public ? 'Yes' : 'No'}</dd>
               <dt>Access granted</dt>
-              <dd>{c.permissions.length ? c.permissions.map((p) => <code key={p} className="perm">{p}</code>) : 'None'}</dd>
+              <dd>
+                {c.permissions.length
+                  ? c.permissions.map((p) => (
+                      <code key={p} className="perm">
+                        {p}
+                      </code>
+                    ))
+                  : 'None'}
+              </dd>
             </dl>
           </section>
         </div>
@@ -178,7 +190,8 @@ export default function CallingPage() {
                 <div className="timeline-dot" aria-hidden="true" />
                 <div>
                   <div>
-                    <strong>{h.user ? `${h.user.fname} ${h.user.lname}` : userName(users.data, h.user_id)}</strong>, seat {h.slot_id}
+                    <strong>{h.user ? `${h.user.fname} ${h.user.lname}` : userName(users.data, h.user_id)}</strong>,
+                    seat {h.slot_id}
                   </div>
                   <div className="muted small">
                     {formatDateTime(h.from)} – {h.to ? formatDateTime(h.to) : 'now'}
@@ -196,21 +209,25 @@ export default function CallingPage() {
           submitLabel="Save"
           onCancel={() => setEditing(false)}
           onSubmit={async (v) => {
-            const updated = await api<Calling>(`/callings/${id}`, { method: 'PUT', body: v });
-            if (updated && typeof updated === 'object' && 'id' in updated) qc.setQueryData(qk.calling(id), updated);
-            refresh();
-            setEditing(false);
-            notify('Calling saved.', 'success');
+            const updated = await api<Calling>(`/callings/${id}`, { method: 'PUT', body: v })
+            if (updated && typeof updated === 'object' && 'id' in updated) qc.setQueryData(qk.calling(id), updated)
+            refresh()
+            setEditing(false)
+            notify('Calling saved.', 'success')
           }}
         />
       </Dialog>
-      <Dialog open={filling !== null} onOpenChange={(o) => !o && setFilling(null)} title={`Fill seat ${filling?.slot_id ?? ''} of ${c.name}`}>
+      <Dialog
+        open={filling !== null}
+        onOpenChange={(o) => !o && setFilling(null)}
+        title={`Fill seat ${filling?.slot_id ?? ''} of ${c.name}`}
+      >
         <form
           noValidate
           onSubmit={(e) => {
-            e.preventDefault();
-            if (pick == null) return setPickError('Choose a person.');
-            if (filling) fill.mutate({ slot: filling.slot_id, user: pick });
+            e.preventDefault()
+            if (pick == null) return setPickError('Choose a person.')
+            if (filling) fill.mutate({ slot: filling.slot_id, user: pick })
           }}
         >
           <UserPicker label="Person" value={pick} onChange={setPick} exclude={holderIds} error={pickError} />
@@ -228,7 +245,9 @@ export default function CallingPage() {
         open={releasing !== null}
         onOpenChange={(o) => !o && setReleasing(null)}
         title="Release this seat?"
-        message={releasing?.user ? `${releasing.user.fname} ${releasing.user.lname} will be released from ${c.name}.` : ''}
+        message={
+          releasing?.user ? `${releasing.user.fname} ${releasing.user.lname} will be released from ${c.name}.` : ''
+        }
         confirmLabel="Release"
         busy={release.isPending}
         error={<ErrorMessage error={release.error} />}
@@ -246,5 +265,5 @@ export default function CallingPage() {
         onConfirm={() => remove.mutate()}
       />
     </div>
-  );
+  )
 }

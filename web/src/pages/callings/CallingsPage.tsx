@@ -1,43 +1,43 @@
-import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, apiPage } from '../../api/client';
-import { qk } from '../../api/queries';
-import type { Calling } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can } from '../../auth/roles';
-import { Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui';
-import { ROUTES } from '../../routes';
-import { CallingForm } from './CallingForm';
-import { Pagination } from '../../components/Pagination';
+import { useState } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, apiPage } from '../../api/client'
+import { qk } from '../../api/queries'
+import type { Calling } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can } from '../../auth/roles'
+import { Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui'
+import { ROUTES } from '../../routes'
+import { CallingForm } from './CallingForm'
+import { Pagination } from '../../components/Pagination'
 
-const PAGE = 25;
+const PAGE = 25
 
 export default function CallingsPage() {
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const kind = params.get('kind') ?? '';
-  const visibility = params.get('public') ?? '';
-  const vacant = params.get('vacant') === '1';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [creating, setCreating] = useState(false);
-  const [search, setSearch] = useState(q);
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const navigate = useNavigate()
+  const [params, setParams] = useSearchParams()
+  const q = params.get('q') ?? ''
+  const kind = params.get('kind') ?? ''
+  const visibility = params.get('public') ?? ''
+  const vacant = params.get('vacant') === '1'
+  const page = Math.max(1, Number(params.get('page')) || 1)
+  const [creating, setCreating] = useState(false)
+  const [search, setSearch] = useState(q)
 
   const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(params)
     for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
+      if (v) next.set(k, v)
+      else next.delete(k)
     }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
+    if (!('page' in changes)) next.delete('page')
+    setParams(next, { replace: true })
+  }
 
   const query = {
     q,
@@ -47,12 +47,12 @@ export default function CallingsPage() {
     sort: 'name',
     limit: PAGE,
     offset: (page - 1) * PAGE,
-  };
+  }
   const list = useQuery({
     queryKey: qk.callings(query),
     queryFn: () => apiPage<Calling>('/callings/', { query }),
     placeholderData: keepPreviousData,
-  });
+  })
 
   return (
     <div>
@@ -70,13 +70,19 @@ export default function CallingsPage() {
         className="filters"
         role="search"
         onSubmit={(e) => {
-          e.preventDefault();
-          update({ q: search.trim() });
+          e.preventDefault()
+          update({ q: search.trim() })
         }}
       >
         <div className="field field-inline">
           <label htmlFor="callings-q">Search</label>
-          <input id="callings-q" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Calling name" />
+          <input
+            id="callings-q"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Calling name"
+          />
         </div>
         <div className="field field-inline">
           <label htmlFor="callings-kind">Kind</label>
@@ -95,7 +101,8 @@ export default function CallingsPage() {
           </select>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={vacant} onChange={(e) => update({ vacant: e.target.checked ? '1' : '' })} /> Has a vacant seat
+          <input type="checkbox" checked={vacant} onChange={(e) => update({ vacant: e.target.checked ? '1' : '' })} />{' '}
+          Has a vacant seat
         </label>
         <button type="submit" className="button">
           Search
@@ -119,13 +126,15 @@ export default function CallingsPage() {
               </thead>
               <tbody>
                 {list.data.items.map((c) => {
-                  const filled = c.slots.filter((s) => s.filled);
+                  const filled = c.slots.filter((s) => s.filled)
                   return (
                     <tr key={c.id}>
                       <td className="cell-title">
                         <Link to={ROUTES.calling(c.id)}>{c.name}</Link>
                       </td>
-                      <td data-label="Kind">{c.system_defined ? <span className="badge">System</span> : 'User-made'}</td>
+                      <td data-label="Kind">
+                        {c.system_defined ? <span className="badge">System</span> : 'User-made'}
+                      </td>
                       <td data-label="Public">{c.is_public ? 'Yes' : 'No'}</td>
                       <td data-label="Seats filled">
                         {filled.length} / {c.max_slots}
@@ -138,7 +147,7 @@ export default function CallingsPage() {
                         {filled.length > 3 && ` +${filled.length - 3}`}
                       </td>
                     </tr>
-                  );
+                  )
                 })}
               </tbody>
             </table>
@@ -151,14 +160,14 @@ export default function CallingsPage() {
           submitLabel="Create calling"
           onCancel={() => setCreating(false)}
           onSubmit={async (v) => {
-            const created = await api<Calling>('/callings/', { method: 'POST', body: v });
-            setCreating(false);
-            void qc.invalidateQueries({ queryKey: ['callings'] });
-            notify(`Calling "${created.name}" created.`, 'success');
-            navigate(ROUTES.calling(created.id));
+            const created = await api<Calling>('/callings/', { method: 'POST', body: v })
+            setCreating(false)
+            void qc.invalidateQueries({ queryKey: ['callings'] })
+            notify(`Calling "${created.name}" created.`, 'success')
+            navigate(ROUTES.calling(created.id))
           }}
         />
       </Dialog>
     </div>
-  );
+  )
 }

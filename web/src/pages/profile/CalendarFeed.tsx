@@ -1,26 +1,29 @@
-import { useState } from 'react';
-import { useSpeakingFeed, webcalUrl } from '../../api/feed';
-import { ConfirmDialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { ErrorMessage, Field } from '../../components/ui';
+import { useState } from 'react'
+import { useSpeakingFeed, webcalUrl } from '../../api/feed'
+import { ConfirmDialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { ErrorMessage, Field } from '../../components/ui'
 
 /** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app. */
 export function CalendarFeed() {
-  const { url, create, revoke } = useSpeakingFeed();
-  const notify = useNotify();
-  const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const [revoked, setRevoked] = useState(false);
+  const { url, create, revoke } = useSpeakingFeed()
+  const notify = useNotify()
+  const [confirmRevoke, setConfirmRevoke] = useState(false)
+  const [revoked, setRevoked] = useState(false)
   return (
     <section className="card" aria-labelledby="calendar-h">
       <h2 id="calendar-h">Calendar</h2>
       <p className="muted">
-        Subscribe to your speaking assignments from your phone or computer calendar. The address is private: anyone who has it
-        can read the schedule. It is shown only once; a new one replaces it.
+        Subscribe to your speaking assignments from your phone or computer calendar. The address is private: anyone who
+        has it can read the schedule. It is shown only once; a new one replaces it.
       </p>
       <ErrorMessage error={create.error ?? revoke.error} />
       {url && (
         <div className="stack">
-          <Field label="Your calendar address" hint="Paste it into your calendar app as a subscription, or use Subscribe.">
+          <Field
+            label="Your calendar address"
+            hint="Paste it into your calendar app as a subscription, or use Subscribe."
+          >
             <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
           </Field>
           <div className="button-row">
@@ -49,8 +52,8 @@ export function CalendarFeed() {
           className="button"
           disabled={create.isPending}
           onClick={() => {
-            setRevoked(false);
-            create.mutate();
+            setRevoked(false)
+            create.mutate()
           }}
         >
           {create.isPending ? 'Working…' : url ? 'Replace address' : 'Create calendar address'}
@@ -70,12 +73,12 @@ export function CalendarFeed() {
         onConfirm={() =>
           revoke.mutate(undefined, {
             onSuccess: () => {
-              setConfirmRevoke(false);
-              setRevoked(true);
+              setConfirmRevoke(false)
+              setRevoked(true)
             },
           })
         }
       />
     </section>
-  );
+  )
 }

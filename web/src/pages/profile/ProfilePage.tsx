@@ -1,56 +1,69 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { qk } from '../../api/queries';
-import type { Session, User } from '../../api/types';
-import { useAuth, useMe } from '../../auth/AuthProvider';
-import { PasswordForm } from '../../auth/PasswordForm';
-import { ConfirmDialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, Field, formatDateTime, Loading, PageHeader, splitError, type FieldErrors } from '../../components/ui';
-import { ROUTES } from '../../routes';
-import { CalendarFeed } from './CalendarFeed';
+import { useState } from 'react'
+import { useNavigate } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { qk } from '../../api/queries'
+import type { Session, User } from '../../api/types'
+import { useAuth, useMe } from '../../auth/AuthProvider'
+import { PasswordForm } from '../../auth/PasswordForm'
+import { ConfirmDialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import {
+  Empty,
+  ErrorMessage,
+  Field,
+  formatDateTime,
+  Loading,
+  PageHeader,
+  splitError,
+  type FieldErrors,
+} from '../../components/ui'
+import { ROUTES } from '../../routes'
+import { CalendarFeed } from './CalendarFeed'
 
 function ProfileForm() {
-  const me = useMe();
-  const { reloadMe } = useAuth();
-  const notify = useNotify();
-  const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const me = useMe()
+  const { reloadMe } = useAuth()
+  const notify = useNotify()
+  const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email })
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
   return (
     <form
       noValidate
       className="stack"
       onSubmit={async (e) => {
-        e.preventDefault();
-        const errs: FieldErrors = {};
-        if (!v.fname.trim()) errs.fname = 'Enter your first name.';
-        if (!v.lname.trim()) errs.lname = 'Enter your last name.';
-        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errs.email = 'Enter a valid email address.';
-        setErrors(errs);
-        setGeneral(null);
-        if (Object.keys(errs).length) return;
-        setBusy(true);
+        e.preventDefault()
+        const errs: FieldErrors = {}
+        if (!v.fname.trim()) errs.fname = 'Enter your first name.'
+        if (!v.lname.trim()) errs.lname = 'Enter your last name.'
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errs.email = 'Enter a valid email address.'
+        setErrors(errs)
+        setGeneral(null)
+        if (Object.keys(errs).length) return
+        setBusy(true)
         try {
           await api<User>(`/users/${me.id}`, {
             method: 'PUT',
             body: { fname: v.fname.trim(), lname: v.lname.trim(), email: v.email.trim(), active: me.active },
-          });
-          await reloadMe();
-          notify('Profile saved.', 'success');
+          })
+          await reloadMe()
+          notify('Profile saved.', 'success')
         } catch (err) {
-          const s = splitError(err, ['fname', 'lname', 'email']);
-          setErrors(s.fields);
-          setGeneral(s.general);
+          const s = splitError(err, ['fname', 'lname', 'email'])
+          setErrors(s.fields)
+          setGeneral(s.general)
         } finally {
-          setBusy(false);
+          setBusy(false)
         }
       }}
     >
-      {general && <p className="error-box" role="alert">{general}</p>}
+      {general && (
+        <p className="error-box" role="alert">
+          {general}
+        </p>
+      )}
       <Field label="First name" error={errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} autoComplete="given-name" />
       </Field>
@@ -58,7 +71,12 @@ function ProfileForm() {
         <input value={v.lname} onChange={(e) => setV({ ...v, lname: e.target.value })} autoComplete="family-name" />
       </Field>
       <Field label="Email" error={errors.email}>
-        <input type="email" value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} autoComplete="email" />
+        <input
+          type="email"
+          value={v.email}
+          onChange={(e) => setV({ ...v, email: e.target.value })}
+          autoComplete="email"
+        />
       </Field>
       <div>
         <button type="submit" className="button button-primary" disabled={busy}>
@@ -66,28 +84,46 @@ function ProfileForm() {
         </button>
       </div>
     </form>
-  );
+  )
 }
 
 function describeAgent(ua: string | null | undefined): string {
-  if (!ua) return 'Unknown device';
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Firefox\//.test(ua) ? 'Firefox' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
-  return os ? `${browser} on ${os}` : browser;
+  if (!ua) return 'Unknown device'
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Chrome\//.test(ua)
+      ? 'Chrome'
+      : /Firefox\//.test(ua)
+        ? 'Firefox'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'Browser'
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : ''
+  return os ? `${browser} on ${os}` : browser
 }
 
 function Sessions() {
-  const { logout } = useAuth();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const navigate = useNavigate();
-  const sessions = useQuery({ queryKey: qk.sessions, queryFn: () => api<Session[]>('/auth/sessions') });
-  const [confirmAll, setConfirmAll] = useState(false);
+  const { logout } = useAuth()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const navigate = useNavigate()
+  const sessions = useQuery({ queryKey: qk.sessions, queryFn: () => api<Session[]>('/auth/sessions') })
+  const [confirmAll, setConfirmAll] = useState(false)
   const end = useMutation({
     mutationFn: (s: Session) => api(`/auth/sessions/${s.id}`, { method: 'DELETE' }),
     onSuccess: () => notify('That device has been signed out.', 'success'),
     onSettled: () => void qc.invalidateQueries({ queryKey: qk.sessions }),
-  });
+  })
   return (
     <section className="card" aria-labelledby="sessions-h">
       <h2 id="sessions-h">Where you are signed in</h2>
@@ -115,7 +151,12 @@ function Sessions() {
                 Sign out this device
               </button>
             ) : (
-              <button type="button" className="button button-small" disabled={end.isPending} onClick={() => end.mutate(s)}>
+              <button
+                type="button"
+                className="button button-small"
+                disabled={end.isPending}
+                onClick={() => end.mutate(s)}
+              >
                 Sign out
               </button>
             )}
@@ -123,7 +164,11 @@ function Sessions() {
         ))}
       </ul>
       <div className="button-row">
-        <button type="button" className="button" onClick={() => void logout().then(() => navigate(ROUTES.signIn, { replace: true }))}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void logout().then(() => navigate(ROUTES.signIn, { replace: true }))}
+        >
           Sign out this device
         </button>
         <button type="button" className="button button-danger" onClick={() => setConfirmAll(true)}>
@@ -140,11 +185,11 @@ function Sessions() {
         onConfirm={() => void logout({ all: true }).then(() => navigate(ROUTES.signIn, { replace: true }))}
       />
     </section>
-  );
+  )
 }
 
 export default function ProfilePage() {
-  const me = useMe();
+  const me = useMe()
   return (
     <div>
       <PageHeader title="Your profile" />
@@ -174,7 +219,13 @@ export default function ProfilePage() {
               </ul>
             )}
             <p>
-              {me.permissions.length ? me.permissions.map((p) => <code key={p} className="perm">{p}</code>) : 'No extra access.'}
+              {me.permissions.length
+                ? me.permissions.map((p) => (
+                    <code key={p} className="perm">
+                      {p}
+                    </code>
+                  ))
+                : 'No extra access.'}
             </p>
           </section>
           <CalendarFeed />
@@ -182,5 +233,5 @@ export default function ProfilePage() {
         </div>
       </div>
     </div>
-  );
+  )
 }

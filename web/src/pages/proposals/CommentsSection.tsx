@@ -1,15 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { useUsersLite, userName } from '../../api/queries';
-import type { Comment } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can } from '../../auth/roles';
-import { ConfirmDialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, Field, formatDateTime, Loading, splitError } from '../../components/ui';
+import { useState, type FormEvent } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { useUsersLite, userName } from '../../api/queries'
+import type { Comment } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can } from '../../auth/roles'
+import { ConfirmDialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { Empty, ErrorMessage, Field, formatDateTime, Loading, splitError } from '../../components/ui'
 
-const MAX = 5000;
+const MAX = 5000
 
 function CommentEditor({
   initial,
@@ -18,33 +18,33 @@ function CommentEditor({
   onSave,
   onCancel,
 }: {
-  initial: string;
-  label: string;
-  submitLabel: string;
-  onSave(text: string): Promise<unknown>;
-  onCancel?(): void;
+  initial: string
+  label: string
+  submitLabel: string
+  onSave(text: string): Promise<unknown>
+  onCancel?(): void
 }) {
-  const [text, setText] = useState(initial);
-  const [error, setError] = useState<string | undefined>();
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [text, setText] = useState(initial)
+  const [error, setError] = useState<string | undefined>()
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
   async function submit(e: FormEvent) {
-    e.preventDefault();
-    const t = text.trim();
-    if (!t) return setError('Write something first.');
-    if (t.length > MAX) return setError(`At most ${MAX} characters.`);
-    setError(undefined);
-    setGeneral(null);
-    setBusy(true);
+    e.preventDefault()
+    const t = text.trim()
+    if (!t) return setError('Write something first.')
+    if (t.length > MAX) return setError(`At most ${MAX} characters.`)
+    setError(undefined)
+    setGeneral(null)
+    setBusy(true)
     try {
-      await onSave(t);
-      if (!onCancel) setText('');
+      await onSave(t)
+      if (!onCancel) setText('')
     } catch (err) {
-      const s = splitError(err, ['comment_text']);
-      setError(s.fields.comment_text);
-      setGeneral(s.general);
+      const s = splitError(err, ['comment_text'])
+      setError(s.fields.comment_text)
+      setGeneral(s.general)
     } finally {
-      setBusy(false);
+      setBusy(false)
     }
   }
   return (
@@ -64,30 +64,30 @@ function CommentEditor({
         </button>
       </div>
     </form>
-  );
+  )
 }
 
 export function CommentsSection({ proposalId }: { proposalId: number }) {
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const users = useUsersLite();
-  const key = ['proposal-sub', proposalId, 'comments'];
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const users = useUsersLite()
+  const key = ['proposal-sub', proposalId, 'comments']
   const comments = useQuery({
     queryKey: key,
     queryFn: () => api<Comment[]>(`/calling-kanban/proposals/${proposalId}/comments`),
-  });
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Comment | null>(null);
+  })
+  const [editingId, setEditingId] = useState<number | null>(null)
+  const [deleting, setDeleting] = useState<Comment | null>(null)
 
   const del = useMutation({
     mutationFn: (c: Comment) => api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      setDeleting(null);
-      notify('Comment deleted.', 'success');
-      void qc.invalidateQueries({ queryKey: key });
+      setDeleting(null)
+      notify('Comment deleted.', 'success')
+      void qc.invalidateQueries({ queryKey: key })
     },
-  });
+  })
 
   return (
     <section className="card" aria-labelledby="comments-h">
@@ -97,11 +97,17 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
       {comments.data && comments.data.length === 0 && <Empty>No comments yet.</Empty>}
       <ul className="comments">
         {comments.data?.map((c) => {
-          const mine = c.commenter_id === me.id;
+          const mine = c.commenter_id === me.id
           return (
             <li key={c.id} className="comment">
               <div className="comment-head">
-                <strong>{mine ? 'You' : c.commenter ? `${c.commenter.fname} ${c.commenter.lname}` : userName(users.data, c.commenter_id)}</strong>
+                <strong>
+                  {mine
+                    ? 'You'
+                    : c.commenter
+                      ? `${c.commenter.fname} ${c.commenter.lname}`
+                      : userName(users.data, c.commenter_id)}
+                </strong>
                 <span className="muted small">
                   {formatDateTime(c.created_at)}
                   {c.edited_at && ` · edited ${formatDateTime(c.edited_at)}`}
@@ -117,9 +123,9 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
                     await api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, {
                       method: 'PUT',
                       body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
-                    });
-                    setEditingId(null);
-                    await qc.invalidateQueries({ queryKey: key });
+                    })
+                    setEditingId(null)
+                    await qc.invalidateQueries({ queryKey: key })
                   }}
                 />
               ) : (
@@ -128,17 +134,25 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
               {editingId !== c.id && (mine || can(me, 'proposals.manage')) && (
                 <div className="comment-actions">
                   {mine && (
-                    <button type="button" className="button button-small button-link" onClick={() => setEditingId(c.id)}>
+                    <button
+                      type="button"
+                      className="button button-small button-link"
+                      onClick={() => setEditingId(c.id)}
+                    >
                       Edit
                     </button>
                   )}
-                  <button type="button" className="button button-small button-link danger" onClick={() => setDeleting(c)}>
+                  <button
+                    type="button"
+                    className="button button-small button-link danger"
+                    onClick={() => setDeleting(c)}
+                  >
                     Delete
                   </button>
                 </div>
               )}
             </li>
-          );
+          )
         })}
       </ul>
       <CommentEditor
@@ -149,8 +163,8 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
           await api(`/calling-kanban/proposals/${proposalId}/comments`, {
             method: 'POST',
             body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
-          });
-          await qc.invalidateQueries({ queryKey: key });
+          })
+          await qc.invalidateQueries({ queryKey: key })
         }}
       />
       <ConfirmDialog
@@ -165,5 +179,5 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
         onConfirm={() => deleting && del.mutate(deleting)}
       />
     </section>
-  );
+  )
 }

@@ -1,39 +1,47 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { useUsersLite, userName } from '../../api/queries';
-import type { Proposal } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { useNotify } from '../../components/Notice';
-import { ErrorMessage, Field, formatDateTime, splitError } from '../../components/ui';
-import { UserPicker } from '../../components/UserPicker';
+import { useState, type FormEvent } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { useUsersLite, userName } from '../../api/queries'
+import type { Proposal } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { useNotify } from '../../components/Notice'
+import { ErrorMessage, Field, formatDateTime, splitError } from '../../components/ui'
+import { UserPicker } from '../../components/UserPicker'
 
 /** `datetime-local` gives local wall time; the API wants an ISO instant. */
 function localToIso(v: string): string | undefined {
-  if (!v) return undefined;
-  const d = new Date(v);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  if (!v) return undefined
+  const d = new Date(v)
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString()
 }
 
 function isoToLocal(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const off = d.getTimezoneOffset() * 60000;
-  return new Date(d.getTime() - off).toISOString().slice(0, 16);
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const off = d.getTimezoneOffset() * 60000
+  return new Date(d.getTime() - off).toISOString().slice(0, 16)
 }
 
-export function InterviewSection({ proposal: p, manager, onChanged }: { proposal: Proposal; manager: boolean; onChanged(): void }) {
-  const me = useMe();
-  const notify = useNotify();
-  const users = useUsersLite();
-  const iv = p.interview;
-  const [interviewer, setInterviewer] = useState<number | null>(iv?.interviewer_id ?? null);
-  const [when, setWhen] = useState(isoToLocal(iv?.scheduled_for));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [completedOn, setCompletedOn] = useState('');
-  const atInterview = p.stage === 'interview';
-  const isInterviewer = iv?.interviewer_id === me.id;
+export function InterviewSection({
+  proposal: p,
+  manager,
+  onChanged,
+}: {
+  proposal: Proposal
+  manager: boolean
+  onChanged(): void
+}) {
+  const me = useMe()
+  const notify = useNotify()
+  const users = useUsersLite()
+  const iv = p.interview
+  const [interviewer, setInterviewer] = useState<number | null>(iv?.interviewer_id ?? null)
+  const [when, setWhen] = useState(isoToLocal(iv?.scheduled_for))
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [completedOn, setCompletedOn] = useState('')
+  const atInterview = p.stage === 'interview'
+  const isInterviewer = iv?.interviewer_id === me.id
 
   const schedule = useMutation({
     mutationFn: () =>
@@ -42,12 +50,12 @@ export function InterviewSection({ proposal: p, manager, onChanged }: { proposal
         query: { interviewer_id: interviewer, scheduled_for: localToIso(when) },
       }),
     onSuccess: () => {
-      notify('Interview scheduled.', 'success');
-      setErrors({});
+      notify('Interview scheduled.', 'success')
+      setErrors({})
     },
     onError: (err) => setErrors(splitError(err, ['interviewer_id', 'scheduled_for']).fields),
     onSettled: onChanged,
-  });
+  })
   const complete = useMutation({
     mutationFn: () =>
       api(`/calling-kanban/proposals/${p.id}/interview/complete`, {
@@ -56,19 +64,21 @@ export function InterviewSection({ proposal: p, manager, onChanged }: { proposal
       }),
     onSuccess: () => notify('Interview completed; the proposal moved to Sustain.', 'success'),
     onSettled: onChanged,
-  });
+  })
 
   function onSchedule(e: FormEvent) {
-    e.preventDefault();
+    e.preventDefault()
     if (interviewer == null) {
-      setErrors({ interviewer_id: 'Choose an interviewer.' });
-      return;
+      setErrors({ interviewer_id: 'Choose an interviewer.' })
+      return
     }
-    setErrors({});
-    schedule.mutate();
+    setErrors({})
+    schedule.mutate()
   }
 
-  const scheduleGeneral = schedule.error ? splitError(schedule.error, ['interviewer_id', 'scheduled_for']).general : null;
+  const scheduleGeneral = schedule.error
+    ? splitError(schedule.error, ['interviewer_id', 'scheduled_for']).general
+    : null
 
   return (
     <section className="card" aria-labelledby="interview-h">
@@ -107,8 +117,8 @@ export function InterviewSection({ proposal: p, manager, onChanged }: { proposal
         <form
           className="form-grid complete-form"
           onSubmit={(e) => {
-            e.preventDefault();
-            complete.mutate();
+            e.preventDefault()
+            complete.mutate()
           }}
         >
           <Field label="Held on" hint="Leave empty for now">
@@ -123,5 +133,5 @@ export function InterviewSection({ proposal: p, manager, onChanged }: { proposal
         </form>
       )}
     </section>
-  );
+  )
 }

@@ -1,41 +1,39 @@
-import { useState, type FormEvent } from 'react';
-import type { ProposalInput, Ward } from '../../api/types';
-import { Field, splitError, type FieldErrors } from '../../components/ui';
+import { useState, type FormEvent } from 'react'
+import type { ProposalInput, Ward } from '../../api/types'
+import { Field, splitError, type FieldErrors } from '../../components/ui'
 
-const FIELDS = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter', 'is_release'];
+const FIELDS = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter', 'is_release']
 
 interface Props {
-  initial: ProposalInput;
-  wards: Ward[];
+  initial: ProposalInput
+  wards: Ward[]
   /** When set, the ward cannot be changed (a bishop submits for his own ward). */
-  lockedWardId?: number | null;
-  allowRelease: boolean;
-  submitLabel: string;
-  onSubmit(input: ProposalInput): Promise<unknown>;
-  onCancel?(): void;
+  lockedWardId?: number | null
+  allowRelease: boolean
+  submitLabel: string
+  onSubmit(input: ProposalInput): Promise<unknown>
+  onCancel?(): void
 }
 
 export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submitLabel, onSubmit, onCancel }: Props) {
-  const [v, setV] = useState<ProposalInput>(
-    lockedWardId != null ? { ...initial, ward_id: lockedWardId } : initial,
-  );
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [v, setV] = useState<ProposalInput>(lockedWardId != null ? { ...initial, ward_id: lockedWardId } : initial)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
 
-  const set = <K extends keyof ProposalInput>(k: K, value: ProposalInput[K]) => setV((x) => ({ ...x, [k]: value }));
+  const set = <K extends keyof ProposalInput>(k: K, value: ProposalInput[K]) => setV((x) => ({ ...x, [k]: value }))
 
   async function submit(e: FormEvent) {
-    e.preventDefault();
-    const errs: FieldErrors = {};
-    if (!v.fname.trim()) errs.fname = 'Enter the first name.';
-    if (!v.lname.trim()) errs.lname = 'Enter the last name.';
-    if (!v.proposed_calling.trim()) errs.proposed_calling = 'Enter the calling.';
-    if (!v.ward_id) errs.ward_id = 'Choose a ward.';
-    setErrors(errs);
-    setGeneral(null);
-    if (Object.keys(errs).length > 0) return;
-    setBusy(true);
+    e.preventDefault()
+    const errs: FieldErrors = {}
+    if (!v.fname.trim()) errs.fname = 'Enter the first name.'
+    if (!v.lname.trim()) errs.lname = 'Enter the last name.'
+    if (!v.proposed_calling.trim()) errs.proposed_calling = 'Enter the calling.'
+    if (!v.ward_id) errs.ward_id = 'Choose a ward.'
+    setErrors(errs)
+    setGeneral(null)
+    if (Object.keys(errs).length > 0) return
+    setBusy(true)
     try {
       await onSubmit({
         ...v,
@@ -43,17 +41,17 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         lname: v.lname.trim(),
         proposed_calling: v.proposed_calling.trim(),
         spouse_name: v.spouse_name?.trim() ? v.spouse_name.trim() : null,
-      });
+      })
     } catch (err) {
-      const { fields, general: g } = splitError(err, FIELDS);
-      setErrors(fields);
-      setGeneral(g);
+      const { fields, general: g } = splitError(err, FIELDS)
+      setErrors(fields)
+      setGeneral(g)
     } finally {
-      setBusy(false);
+      setBusy(false)
     }
   }
 
-  const lockedWard = lockedWardId != null ? wards.find((w) => w.id === lockedWardId) : undefined;
+  const lockedWard = lockedWardId != null ? wards.find((w) => w.id === lockedWardId) : undefined
 
   return (
     <form onSubmit={submit} noValidate className="form-grid">
@@ -72,7 +70,11 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         <input value={v.spouse_name ?? ''} onChange={(e) => set('spouse_name', e.target.value)} autoComplete="off" />
       </Field>
       <Field label="Proposed calling" error={errors.proposed_calling}>
-        <input value={v.proposed_calling} onChange={(e) => set('proposed_calling', e.target.value)} autoComplete="off" />
+        <input
+          value={v.proposed_calling}
+          onChange={(e) => set('proposed_calling', e.target.value)}
+          autoComplete="off"
+        />
       </Field>
       {lockedWardId != null ? (
         <Field label="Ward" hint="Bishops propose for their own ward.">
@@ -94,10 +96,12 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         <fieldset className="field radio-group">
           <legend>Type</legend>
           <label>
-            <input type="radio" name="kind" checked={!v.is_release} onChange={() => set('is_release', false)} /> Call to a calling
+            <input type="radio" name="kind" checked={!v.is_release} onChange={() => set('is_release', false)} /> Call to
+            a calling
           </label>
           <label>
-            <input type="radio" name="kind" checked={v.is_release} onChange={() => set('is_release', true)} /> Release from a calling
+            <input type="radio" name="kind" checked={v.is_release} onChange={() => set('is_release', true)} /> Release
+            from a calling
           </label>
           {errors.is_release && <small className="field-error">{errors.is_release}</small>}
         </fieldset>
@@ -113,5 +117,5 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         </button>
       </div>
     </form>
-  );
+  )
 }

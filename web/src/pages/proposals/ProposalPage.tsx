@@ -1,32 +1,25 @@
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import { actionKeys } from '../../api/actions';
-import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries';
-import {
-  STAGE_LABELS,
-  nextStage,
-  prevStage,
-  isClosedStage,
-  stagePath,
-  type Proposal,
-} from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can, canEditProposal, canVote } from '../../auth/roles';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { ErrorMessage, Field, formatDateTime, Loading, PageHeader } from '../../components/ui';
-import { ROUTES } from '../../routes';
-import { ProposalForm } from './ProposalForm';
-import { CommentsSection } from './CommentsSection';
-import { VotesSection } from './VotesSection';
-import { InterviewSection } from './InterviewSection';
-import { HistorySection } from './HistorySection';
+import { useState } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api, ApiError } from '../../api/client'
+import { actionKeys } from '../../api/actions'
+import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries'
+import { STAGE_LABELS, nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can, canEditProposal, canVote } from '../../auth/roles'
+import { ConfirmDialog, Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { ErrorMessage, Field, formatDateTime, Loading, PageHeader } from '../../components/ui'
+import { ROUTES } from '../../routes'
+import { ProposalForm } from './ProposalForm'
+import { CommentsSection } from './CommentsSection'
+import { VotesSection } from './VotesSection'
+import { InterviewSection } from './InterviewSection'
+import { HistorySection } from './HistorySection'
 
 function StageTrack({ p }: { p: Proposal }) {
-  const path = stagePath(p.is_release);
-  const idx = path.indexOf(p.stage);
+  const path = stagePath(p.is_release)
+  const idx = path.indexOf(p.stage)
   return (
     <ol className="stage-track" aria-label="Stages">
       {path.map((s, i) => (
@@ -44,36 +37,36 @@ function StageTrack({ p }: { p: Proposal }) {
         </li>
       )}
     </ol>
-  );
+  )
 }
 
 export default function ProposalPage() {
-  const { id: idParam } = useParams();
-  const id = Number(idParam);
-  const me = useMe();
-  const qc = useQueryClient();
-  const navigate = useNavigate();
-  const notify = useNotify();
-  const wards = useWards();
-  const users = useUsersLite();
-  const [editing, setEditing] = useState(false);
-  const [declineOpen, setDeclineOpen] = useState(false);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
+  const { id: idParam } = useParams()
+  const id = Number(idParam)
+  const me = useMe()
+  const qc = useQueryClient()
+  const navigate = useNavigate()
+  const notify = useNotify()
+  const wards = useWards()
+  const users = useUsersLite()
+  const [editing, setEditing] = useState(false)
+  const [declineOpen, setDeclineOpen] = useState(false)
+  const [deleteOpen, setDeleteOpen] = useState(false)
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string | undefined>()
 
   const proposal = useQuery({
     queryKey: qk.proposal(id),
     queryFn: () => api<Proposal>(`/calling-kanban/proposals/${id}`),
     enabled: Number.isInteger(id) && id > 0,
-  });
+  })
 
   const refreshAll = () => {
-    void qc.invalidateQueries({ queryKey: qk.proposal(id) });
-    void qc.invalidateQueries({ queryKey: ['proposal-sub', id] });
-    void qc.invalidateQueries({ queryKey: qk.board });
-    void qc.invalidateQueries({ queryKey: actionKeys.all });
-  };
+    void qc.invalidateQueries({ queryKey: qk.proposal(id) })
+    void qc.invalidateQueries({ queryKey: ['proposal-sub', id] })
+    void qc.invalidateQueries({ queryKey: qk.board })
+    void qc.invalidateQueries({ queryKey: actionKeys.all })
+  }
 
   const move = useMutation({
     mutationFn: ({ direction, from }: { direction: 'advance' | 'revert'; from: string }) =>
@@ -87,50 +80,50 @@ export default function ProposalPage() {
         'error',
       ),
     onSettled: refreshAll,
-  });
+  })
 
   const decline = useMutation({
     mutationFn: (r: string) => api(`/calling-kanban/proposals/${id}/decline`, { method: 'POST', body: { reason: r } }),
     onSuccess: () => {
-      setDeclineOpen(false);
-      setReason('');
-      notify('Proposal declined.', 'success');
+      setDeclineOpen(false)
+      setReason('')
+      notify('Proposal declined.', 'success')
     },
     onError: (err) => {
-      if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message);
+      if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message)
     },
     onSettled: refreshAll,
-  });
+  })
 
   const remove = useMutation({
     mutationFn: () => api(`/calling-kanban/proposals/${id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      qc.removeQueries({ queryKey: qk.proposal(id) });
-      void qc.invalidateQueries({ queryKey: qk.board });
-      void qc.invalidateQueries({ queryKey: actionKeys.all });
-      notify('Proposal deleted.', 'success');
-      navigate(ROUTES.board, { replace: true });
+      qc.removeQueries({ queryKey: qk.proposal(id) })
+      void qc.invalidateQueries({ queryKey: qk.board })
+      void qc.invalidateQueries({ queryKey: actionKeys.all })
+      notify('Proposal deleted.', 'success')
+      navigate(ROUTES.board, { replace: true })
     },
-  });
+  })
 
-  if (proposal.isLoading) return <Loading label="Loading the proposal…" />;
+  if (proposal.isLoading) return <Loading label="Loading the proposal…" />
   if (proposal.error) {
-    const notFound = proposal.error instanceof ApiError && proposal.error.status === 404;
+    const notFound = proposal.error instanceof ApiError && proposal.error.status === 404
     return (
       <div className="card">
         <h1>{notFound ? 'Proposal not found' : 'Could not load the proposal'}</h1>
         {!notFound && <ErrorMessage error={proposal.error} />}
         <Link to={ROUTES.board}>Back to the board</Link>
       </div>
-    );
+    )
   }
-  const p = proposal.data;
-  if (!p) return null;
+  const p = proposal.data
+  if (!p) return null
 
-  const manager = can(me, 'proposals.manage');
-  const closed = isClosedStage(p.stage);
-  const next = nextStage(p.stage, p.is_release);
-  const prev = prevStage(p.stage, p.is_release);
+  const manager = can(me, 'proposals.manage')
+  const closed = isClosedStage(p.stage)
+  const next = nextStage(p.stage, p.is_release)
+  const prev = prevStage(p.stage, p.is_release)
 
   return (
     <div className="proposal-page">
@@ -142,7 +135,9 @@ export default function ProposalPage() {
         title={
           <>
             {p.fname} {p.lname}{' '}
-            <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>{p.is_release ? 'Release' : 'Call'}</span>
+            <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
+              {p.is_release ? 'Release' : 'Call'}
+            </span>
           </>
         }
         actions={
@@ -208,12 +203,12 @@ export default function ProposalPage() {
                 submitLabel="Save changes"
                 onCancel={() => setEditing(false)}
                 onSubmit={async (input) => {
-                  const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input });
-                  qc.setQueryData(qk.proposal(id), updated);
-                  void qc.invalidateQueries({ queryKey: qk.board });
-                  void qc.invalidateQueries({ queryKey: actionKeys.all });
-                  setEditing(false);
-                  notify('Proposal saved.', 'success');
+                  const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input })
+                  qc.setQueryData(qk.proposal(id), updated)
+                  void qc.invalidateQueries({ queryKey: qk.board })
+                  void qc.invalidateQueries({ queryKey: actionKeys.all })
+                  setEditing(false)
+                  notify('Proposal saved.', 'success')
                 }}
               />
             ) : (
@@ -227,7 +222,9 @@ export default function ProposalPage() {
                 <dt>Stage</dt>
                 <dd>
                   {STAGE_LABELS[p.stage]}
-                  {p.stage_changed_at && <span className="muted small"> since {formatDateTime(p.stage_changed_at)}</span>}
+                  {p.stage_changed_at && (
+                    <span className="muted small"> since {formatDateTime(p.stage_changed_at)}</span>
+                  )}
                 </dd>
                 <dt>Submitted by</dt>
                 <dd>
@@ -248,17 +245,22 @@ export default function ProposalPage() {
         <HistorySection proposalId={p.id} stage={p.stage} />
       </div>
 
-      <Dialog open={declineOpen} onOpenChange={setDeclineOpen} title="Decline this proposal" description="The proposal will be closed as declined.">
+      <Dialog
+        open={declineOpen}
+        onOpenChange={setDeclineOpen}
+        title="Decline this proposal"
+        description="The proposal will be closed as declined."
+      >
         <form
           noValidate
           onSubmit={(e) => {
-            e.preventDefault();
+            e.preventDefault()
             if (!reason.trim()) {
-              setReasonError('Give a short reason.');
-              return;
+              setReasonError('Give a short reason.')
+              return
             }
-            setReasonError(undefined);
-            decline.mutate(reason.trim());
+            setReasonError(undefined)
+            decline.mutate(reason.trim())
           }}
         >
           <Field label="Reason" error={reasonError}>
@@ -289,5 +291,5 @@ export default function ProposalPage() {
         onConfirm={() => remove.mutate()}
       />
     </div>
-  );
+  )
 }

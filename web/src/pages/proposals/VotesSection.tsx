@@ -1,39 +1,52 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import { useUsersLite, userName } from '../../api/queries';
-import { STAGE_LABELS, isVotingStage, type Proposal, type Vote } from '../../api/types';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui';
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { api, ApiError } from '../../api/client'
+import { useUsersLite, userName } from '../../api/queries'
+import { STAGE_LABELS, isVotingStage, type Proposal, type Vote } from '../../api/types'
+import { useNotify } from '../../components/Notice'
+import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 
-
-export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Proposal; canVote: boolean; onChanged(): void }) {
-  const notify = useNotify();
-  const users = useUsersLite();
+export function VotesSection({
+  proposal: p,
+  canVote,
+  onChanged,
+}: {
+  proposal: Proposal
+  canVote: boolean
+  onChanged(): void
+}) {
+  const notify = useNotify()
+  const users = useUsersLite()
   const votes = useQuery({
     queryKey: ['proposal-sub', p.id, 'approvals'],
     queryFn: () => api<Vote[]>(`/calling-kanban/proposals/${p.id}/approvals`),
-  });
+  })
   const vote = useMutation({
     mutationFn: (approved: boolean) =>
       api(`/calling-kanban/proposals/${p.id}/approvals`, { method: 'POST', query: { approved } }),
     onSuccess: (_d, approved) => notify(approved ? 'Approval recorded.' : 'Rejection recorded.', 'success'),
     onError: (err) =>
-      notify(err instanceof ApiError && err.code === 'wrong_stage' ? 'Voting has closed at this stage.' : (err as Error).message, 'error'),
+      notify(
+        err instanceof ApiError && err.code === 'wrong_stage'
+          ? 'Voting has closed at this stage.'
+          : (err as Error).message,
+        'error',
+      ),
     onSettled: onChanged,
-  });
-  const votingStage = isVotingStage(p.stage);
+  })
+  const votingStage = isVotingStage(p.stage)
 
   return (
     <section className="card" aria-labelledby="votes-h">
       <h2 id="votes-h">Votes</h2>
       {votingStage && (
         <p>
-          At <strong>{STAGE_LABELS[p.stage]}</strong>: <span className="vote-yes">{p.approvals.approved} approved</span>,{' '}
-          <span className="vote-no">{p.approvals.rejected} rejected</span>.
+          At <strong>{STAGE_LABELS[p.stage]}</strong>: <span className="vote-yes">{p.approvals.approved} approved</span>
+          , <span className="vote-no">{p.approvals.rejected} rejected</span>.
           {canVote && (
             <>
               {' '}
-              Your vote: <strong>{p.my_vote === true ? 'approve' : p.my_vote === false ? 'reject' : 'none yet'}</strong>.
+              Your vote: <strong>{p.my_vote === true ? 'approve' : p.my_vote === false ? 'reject' : 'none yet'}</strong>
+              .
             </>
           )}
         </p>
@@ -61,7 +74,9 @@ export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Pr
         </div>
       )}
       {votes.isLoading && <Loading />}
-      {votes.error && !(votes.error instanceof ApiError && votes.error.status === 403) && <ErrorMessage error={votes.error} />}
+      {votes.error && !(votes.error instanceof ApiError && votes.error.status === 403) && (
+        <ErrorMessage error={votes.error} />
+      )}
       {votes.data && votes.data.length === 0 && <Empty>No votes yet.</Empty>}
       {votes.data && votes.data.length > 0 && (
         <table className="table compact">
@@ -86,5 +101,5 @@ export function VotesSection({ proposal: p, canVote, onChanged }: { proposal: Pr
         </table>
       )}
     </section>
-  );
+  )
 }

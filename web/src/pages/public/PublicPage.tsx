@@ -1,22 +1,22 @@
-import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import type { Calling, Ward } from '../../api/types';
-import { useAuth } from '../../auth/AuthProvider';
-import { Empty, ErrorMessage, formatMeetingTime, Loading } from '../../components/ui';
-import { ROUTES } from '../../routes';
+import { Link } from 'react-router'
+import { useQuery } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import type { Calling, Ward } from '../../api/types'
+import { useAuth } from '../../auth/AuthProvider'
+import { Empty, ErrorMessage, formatMeetingTime, Loading } from '../../components/ui'
+import { ROUTES } from '../../routes'
 
 /** For visitors: always asked anonymously, so it shows exactly what the public sees. */
 export default function PublicPage() {
-  const { me } = useAuth();
+  const { me } = useAuth()
   const callings = useQuery({
     queryKey: ['public', 'callings'],
     queryFn: () => api<Calling[]>('/callings/', { anonymous: true, query: { limit: 200, sort: 'name' } }),
-  });
+  })
   const wards = useQuery({
     queryKey: ['public', 'wards'],
     queryFn: () => api<Ward[]>('/wards/', { anonymous: true }),
-  });
+  })
   return (
     <div className="public-page">
       <header className="topbar">
@@ -56,18 +56,18 @@ export default function PublicPage() {
             {callings.data && callings.data.length === 0 && <Empty>No public callings.</Empty>}
             <ul className="plain-list">
               {callings.data?.map((c) => {
-                const holders = c.slots.filter((s) => s.user).map((s) => `${s.user!.fname} ${s.user!.lname}`);
+                const holders = c.slots.filter((s) => s.user).map((s) => `${s.user!.fname} ${s.user!.lname}`)
                 return (
                   <li key={c.id}>
                     <strong>{c.name}</strong>
                     <span className="muted"> · {holders.length ? holders.join(', ') : 'Vacant'}</span>
                   </li>
-                );
+                )
               })}
             </ul>
           </section>
         </div>
       </main>
     </div>
-  );
+  )
 }

@@ -1,94 +1,94 @@
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { qk } from '../../api/queries';
-import type { Calendar, CalendarRow, Topic } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can, fullName } from '../../auth/roles';
-import { Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Empty, ErrorMessage, Field, Loading, PageHeader, splitError } from '../../components/ui';
+import { useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { qk } from '../../api/queries'
+import type { Calendar, CalendarRow, Topic } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can, fullName } from '../../auth/roles'
+import { Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { Empty, ErrorMessage, Field, Loading, PageHeader, splitError } from '../../components/ui'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) =>
   new Date(2000, i, 1).toLocaleDateString(undefined, { month: 'short' }),
-);
+)
 const MONTHS_LONG = Array.from({ length: 12 }, (_, i) =>
   new Date(2000, i, 1).toLocaleDateString(undefined, { month: 'long' }),
-);
+)
 
 interface CellTarget {
-  row: CalendarRow;
-  month: number;
+  row: CalendarRow
+  month: number
 }
 
 function seatLabel(row: CalendarRow): string {
-  return row.high_councilor ? fullName(row.high_councilor) : `Seat ${row.slot_id} (vacant)`;
+  return row.high_councilor ? fullName(row.high_councilor) : `Seat ${row.slot_id} (vacant)`
 }
 
 export default function SpeakingPage() {
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const [params, setParams] = useSearchParams();
-  const thisYear = new Date().getFullYear();
-  const year = Number(params.get('year')) || thisYear;
-  const setYear = (y: number) => setParams({ year: String(y) }, { replace: true });
-  const manager = can(me, 'speaking.manage');
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const [params, setParams] = useSearchParams()
+  const thisYear = new Date().getFullYear()
+  const year = Number(params.get('year')) || thisYear
+  const setYear = (y: number) => setParams({ year: String(y) }, { replace: true })
+  const manager = can(me, 'speaking.manage')
 
   const calendar = useQuery({
     queryKey: qk.calendar(year),
     queryFn: () => api<Calendar>(`/speaking/calendar/${year}`),
-  });
+  })
   const topics = useQuery({
     queryKey: qk.topics(year),
     queryFn: () => api<Topic[]>(`/speaking/topics/${year}`),
     // The calendar carries each month's topic; older servers may not.
     enabled: !!calendar.data && !Array.isArray(calendar.data.topics),
-  });
+  })
 
-  const [cell, setCell] = useState<CellTarget | null>(null);
-  const [wardChoice, setWardChoice] = useState<string>('');
-  const [topicMonth, setTopicMonth] = useState<number | null>(null);
+  const [cell, setCell] = useState<CellTarget | null>(null)
+  const [wardChoice, setWardChoice] = useState<string>('')
+  const [topicMonth, setTopicMonth] = useState<number | null>(null)
 
   const wardName = (id: number | null) =>
-    id == null ? '—' : (calendar.data?.wards.find((w) => w.id === id)?.name ?? `Ward ${id}`);
+    id == null ? '—' : (calendar.data?.wards.find((w) => w.id === id)?.name ?? `Ward ${id}`)
 
   const override = useMutation({
     mutationFn: (v: { high_councilor_id: number; month: number; ward_id: number | null }) =>
       api<Calendar>('/speaking/calendar/override', { method: 'PUT', body: { ...v, year } }),
     onSuccess: (cal) => {
       // The response is the whole year, so a swap shows at once.
-      if (cal && Array.isArray(cal.rows)) qc.setQueryData(qk.calendar(year), cal);
-      else void qc.invalidateQueries({ queryKey: qk.calendar(year) });
-      setCell(null);
-      notify('Speaking assignment changed.', 'success');
+      if (cal && Array.isArray(cal.rows)) qc.setQueryData(qk.calendar(year), cal)
+      else void qc.invalidateQueries({ queryKey: qk.calendar(year) })
+      setCell(null)
+      notify('Speaking assignment changed.', 'success')
     },
-  });
+  })
   const restore = useMutation({
     mutationFn: (v: { high_councilor_id: number; month: number }) =>
       api('/speaking/calendar/override', { method: 'DELETE', query: { ...v, year } }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.calendar(year) });
-      setCell(null);
-      notify('Rotation restored for that month.', 'success');
+      void qc.invalidateQueries({ queryKey: qk.calendar(year) })
+      setCell(null)
+      notify('Rotation restored for that month.', 'success')
     },
-  });
+  })
 
   function openCell(row: CalendarRow, month: number) {
-    const m = row.months.find((x) => x.month === month);
-    setWardChoice(m?.ward_id == null ? '' : String(m.ward_id));
-    override.reset();
-    restore.reset();
-    setCell({ row, month });
+    const m = row.months.find((x) => x.month === month)
+    setWardChoice(m?.ward_id == null ? '' : String(m.ward_id))
+    override.reset()
+    restore.reset()
+    setCell({ row, month })
   }
 
   const topicFor = (month: number) => {
-    const list = Array.isArray(calendar.data?.topics) ? calendar.data.topics : topics.data;
-    const t = list?.find((x) => x.month === month);
-    return t && t.topic ? t : undefined;
+    const list = Array.isArray(calendar.data?.topics) ? calendar.data.topics : topics.data
+    const t = list?.find((x) => x.month === month)
+    return t && t.topic ? t : undefined
   }
-  const cellMonth = cell ? cell.row.months.find((m) => m.month === cell.month) : undefined;
+  const cellMonth = cell ? cell.row.months.find((m) => m.month === cell.month) : undefined
 
   return (
     <div className="speaking-page">
@@ -96,7 +96,12 @@ export default function SpeakingPage() {
         title={`Speaking schedule ${year}`}
         actions={
           <div className="year-nav" role="group" aria-label="Year">
-            <button type="button" className="button" onClick={() => setYear(year - 1)} aria-label={`Previous year, ${year - 1}`}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setYear(year - 1)}
+              aria-label={`Previous year, ${year - 1}`}
+            >
               ← {year - 1}
             </button>
             {year !== thisYear && (
@@ -104,7 +109,12 @@ export default function SpeakingPage() {
                 This year
               </button>
             )}
-            <button type="button" className="button" onClick={() => setYear(year + 1)} aria-label={`Next year, ${year + 1}`}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setYear(year + 1)}
+              aria-label={`Next year, ${year + 1}`}
+            >
               {year + 1} →
             </button>
             <button type="button" className="button no-print" onClick={() => window.print()}>
@@ -119,15 +129,17 @@ export default function SpeakingPage() {
       {calendar.data && calendar.data.rows.length > 0 && (
         <>
           <p className="muted small no-print legend">
-            <span className="legend-item"><span className="swatch swatch-override" /> changed from the rotation</span>
-            <span className="legend-item"><span className="swatch swatch-mine" /> your assignments</span>
+            <span className="legend-item">
+              <span className="swatch swatch-override" /> changed from the rotation
+            </span>
+            <span className="legend-item">
+              <span className="swatch swatch-mine" /> your assignments
+            </span>
             {manager && <span>Select a cell to change it.</span>}
           </p>
           <div className="grid-scroll" tabIndex={0} aria-label="Speaking schedule grid, scrolls sideways">
             <table className="speaking-grid">
-              <caption className="visually-hidden">
-                High councilor speaking assignments by month, {year}
-              </caption>
+              <caption className="visually-hidden">High councilor speaking assignments by month, {year}</caption>
               <thead>
                 <tr>
                   <th scope="col" className="seat-col">
@@ -144,7 +156,7 @@ export default function SpeakingPage() {
                     Topic
                   </th>
                   {MONTHS.map((_, i) => {
-                    const t = topicFor(i + 1);
+                    const t = topicFor(i + 1)
                     return (
                       <td key={i} className="topic-cell">
                         {manager ? (
@@ -160,13 +172,13 @@ export default function SpeakingPage() {
                           <span title={t?.reference ?? undefined}>{t?.topic ?? ''}</span>
                         )}
                       </td>
-                    );
+                    )
                   })}
                 </tr>
               </thead>
               <tbody>
                 {calendar.data.rows.map((row) => {
-                  const mine = row.high_councilor_id != null && row.high_councilor_id === me.id;
+                  const mine = row.high_councilor_id != null && row.high_councilor_id === me.id
                   return (
                     <tr key={row.slot_id} className={mine ? 'mine' : undefined}>
                       <th scope="row" className="seat-col">
@@ -174,24 +186,29 @@ export default function SpeakingPage() {
                         {mine && <span className="visually-hidden"> (you)</span>}
                       </th>
                       {Array.from({ length: 12 }, (_, i) => {
-                        const m = row.months.find((x) => x.month === i + 1);
-                        const name = wardName(m?.ward_id ?? null);
-                        const cls = `${m?.overridden ? 'overridden' : ''} ${mine ? 'mine' : ''}`;
-                        const label = `${seatLabel(row)}, ${MONTHS_LONG[i]}: ${m?.ward_id == null ? 'not speaking' : name}${m?.overridden ? ' (changed)' : ''}`;
+                        const m = row.months.find((x) => x.month === i + 1)
+                        const name = wardName(m?.ward_id ?? null)
+                        const cls = `${m?.overridden ? 'overridden' : ''} ${mine ? 'mine' : ''}`
+                        const label = `${seatLabel(row)}, ${MONTHS_LONG[i]}: ${m?.ward_id == null ? 'not speaking' : name}${m?.overridden ? ' (changed)' : ''}`
                         return (
                           <td key={i} className={cls} data-testid={`cell-${row.slot_id}-${i + 1}`}>
                             {manager && row.high_councilor_id != null ? (
-                              <button type="button" className="cell-button" aria-label={label} onClick={() => openCell(row, i + 1)}>
+                              <button
+                                type="button"
+                                className="cell-button"
+                                aria-label={label}
+                                onClick={() => openCell(row, i + 1)}
+                              >
                                 {name}
                               </button>
                             ) : (
                               <span aria-label={label}>{name}</span>
                             )}
                           </td>
-                        );
+                        )
                       })}
                     </tr>
-                  );
+                  )
                 })}
               </tbody>
             </table>
@@ -208,12 +225,12 @@ export default function SpeakingPage() {
         {cell && (
           <form
             onSubmit={(e) => {
-              e.preventDefault();
+              e.preventDefault()
               override.mutate({
                 high_councilor_id: cell.row.high_councilor_id!,
                 month: cell.month,
                 ward_id: wardChoice === '' ? null : Number(wardChoice),
-              });
+              })
             }}
           >
             <Field label="Ward" error={splitError(override.error, ['ward_id']).fields.ward_id}>
@@ -250,15 +267,15 @@ export default function SpeakingPage() {
         <TopicDialog year={year} month={topicMonth} topic={topicFor(topicMonth)} onClose={() => setTopicMonth(null)} />
       )}
     </div>
-  );
+  )
 }
 
 function TopicDialog({ year, month, topic, onClose }: { year: number; month: number; topic?: Topic; onClose(): void }) {
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const [text, setText] = useState(topic?.topic ?? '');
-  const [reference, setReference] = useState(topic?.reference ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const [text, setText] = useState(topic?.topic ?? '')
+  const [reference, setReference] = useState(topic?.reference ?? '')
+  const [errors, setErrors] = useState<Record<string, string>>({})
   const save = useMutation({
     mutationFn: () =>
       api(`/speaking/topics/${year}/${month}`, {
@@ -266,34 +283,34 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
         body: { topic: text.trim(), reference: reference.trim() || null },
       }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.topics(year) });
-      void qc.invalidateQueries({ queryKey: qk.calendar(year) });
-      notify('Topic saved.', 'success');
-      onClose();
+      void qc.invalidateQueries({ queryKey: qk.topics(year) })
+      void qc.invalidateQueries({ queryKey: qk.calendar(year) })
+      notify('Topic saved.', 'success')
+      onClose()
     },
     onError: (err) => setErrors(splitError(err, ['topic', 'reference']).fields),
-  });
+  })
   const del = useMutation({
     mutationFn: () => api(`/speaking/topics/${year}/${month}`, { method: 'DELETE' }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.topics(year) });
-      notify('Topic removed.', 'success');
-      onClose();
+      void qc.invalidateQueries({ queryKey: qk.topics(year) })
+      notify('Topic removed.', 'success')
+      onClose()
     },
-  });
-  const general = splitError(save.error, ['topic', 'reference']).general;
+  })
+  const general = splitError(save.error, ['topic', 'reference']).general
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()} title={`Topic for ${MONTHS_LONG[month - 1]} ${year}`}>
       <form
         noValidate
         onSubmit={(e) => {
-          e.preventDefault();
-          const errs: Record<string, string> = {};
-          if (!text.trim()) errs.topic = 'Enter a topic.';
-          else if (text.trim().length > 200) errs.topic = 'At most 200 characters.';
-          if (reference.length > 2000) errs.reference = 'At most 2,000 characters.';
-          setErrors(errs);
-          if (Object.keys(errs).length === 0) save.mutate();
+          e.preventDefault()
+          const errs: Record<string, string> = {}
+          if (!text.trim()) errs.topic = 'Enter a topic.'
+          else if (text.trim().length > 200) errs.topic = 'At most 200 characters.'
+          if (reference.length > 2000) errs.reference = 'At most 2,000 characters.'
+          setErrors(errs)
+          if (Object.keys(errs).length === 0) save.mutate()
         }}
       >
         <Field label="Topic" error={errors.topic}>
@@ -306,7 +323,12 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
         <ErrorMessage error={del.error} />
         <div className="dialog-actions">
           {topic && (
-            <button type="button" className="button button-danger" onClick={() => del.mutate()} disabled={del.isPending}>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => del.mutate()}
+              disabled={del.isPending}
+            >
               Remove topic
             </button>
           )}
@@ -316,5 +338,5 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
         </div>
       </form>
     </Dialog>
-  );
+  )
 }

@@ -1,30 +1,30 @@
-import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { PERMISSIONS, type CreatedUser, type User } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui';
+import { useState, type FormEvent } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui'
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 function useFormState() {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
   async function run(fields: string[], fn: () => Promise<void>) {
-    setGeneral(null);
-    setBusy(true);
+    setGeneral(null)
+    setBusy(true)
     try {
-      await fn();
+      await fn()
     } catch (err) {
-      const s = splitError(err, fields);
-      setErrors(s.fields);
-      setGeneral(s.general);
+      const s = splitError(err, fields)
+      setErrors(s.fields)
+      setGeneral(s.general)
     } finally {
-      setBusy(false);
+      setBusy(false)
     }
   }
-  return { errors, setErrors, general, busy, run };
+  return { errors, setErrors, general, busy, run }
 }
 
 function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClose(): void }) {
@@ -37,11 +37,11 @@ function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClo
         {busy ? 'Saving…' : label}
       </button>
     </div>
-  );
+  )
 }
 
 export function CopyableSecret({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState(false)
   return (
     <div className="secret">
       <Field label={label}>
@@ -54,27 +54,27 @@ export function CopyableSecret({ label, value }: { label: string; value: string 
           void navigator.clipboard?.writeText(value).then(
             () => setCopied(true),
             () => setCopied(false),
-          );
+          )
         }}
       >
         {copied ? 'Copied' : 'Copy'}
       </button>
     </div>
-  );
+  )
 }
 
 function validateUser(v: { email: string; fname: string; lname: string }): FieldErrors {
-  const e: FieldErrors = {};
-  if (!v.fname.trim()) e.fname = 'Enter a first name.';
-  if (!v.lname.trim()) e.lname = 'Enter a last name.';
-  if (!EMAIL.test(v.email.trim())) e.email = 'Enter a valid email address.';
-  return e;
+  const e: FieldErrors = {}
+  if (!v.fname.trim()) e.fname = 'Enter a first name.'
+  if (!v.lname.trim()) e.lname = 'Enter a last name.'
+  if (!EMAIL.test(v.email.trim())) e.email = 'Enter a valid email address.'
+  return e
 }
 
 export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose(): void }) {
-  const [v, setV] = useState({ fname: '', lname: '', email: '' });
-  const [created, setCreated] = useState<CreatedUser | null>(null);
-  const f = useFormState();
+  const [v, setV] = useState({ fname: '', lname: '', email: '' })
+  const [created, setCreated] = useState<CreatedUser | null>(null)
+  const f = useFormState()
 
   if (created) {
     return (
@@ -85,8 +85,8 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
         {created.temporary_password ? (
           <>
             <p>
-              Give this temporary password to the user. <strong>It is shown only this once.</strong> They must choose their own
-              password when they first sign in.
+              Give this temporary password to the user. <strong>It is shown only this once.</strong> They must choose
+              their own password when they first sign in.
             </p>
             <CopyableSecret label="Temporary password" value={created.temporary_password} />
           </>
@@ -99,7 +99,7 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
           </button>
         </div>
       </div>
-    );
+    )
   }
 
   return (
@@ -107,21 +107,25 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
       noValidate
       className="stack"
       onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        const errs = validateUser(v);
-        f.setErrors(errs);
-        if (Object.keys(errs).length) return;
+        e.preventDefault()
+        const errs = validateUser(v)
+        f.setErrors(errs)
+        if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname'], async () => {
           const u = await api<CreatedUser>('/users/', {
             method: 'POST',
             body: { email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim() },
-          });
-          setCreated(u);
-          onDone();
-        });
+          })
+          setCreated(u)
+          onDone()
+        })
       }}
     >
-      {f.general && <p className="error-box" role="alert">{f.general}</p>}
+      {f.general && (
+        <p className="error-box" role="alert">
+          {f.general}
+        </p>
+      )}
       <Field label="First name" error={f.errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} />
       </Field>
@@ -134,32 +138,36 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
       <p className="muted small">A temporary password is generated and shown once after you create the user.</p>
       <Actions busy={f.busy} label="Create user" onClose={onClose} />
     </form>
-  );
+  )
 }
 
 export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
-  const me = useMe();
-  const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active });
-  const f = useFormState();
+  const me = useMe()
+  const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active })
+  const f = useFormState()
   return (
     <form
       noValidate
       className="stack"
       onSubmit={(e) => {
-        e.preventDefault();
-        const errs = validateUser(v);
-        f.setErrors(errs);
-        if (Object.keys(errs).length) return;
+        e.preventDefault()
+        const errs = validateUser(v)
+        f.setErrors(errs)
+        if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname', 'active'], async () => {
           await api<User>(`/users/${user.id}`, {
             method: 'PUT',
             body: { email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim(), active: v.active },
-          });
-          onDone();
-        });
+          })
+          onDone()
+        })
       }}
     >
-      {f.general && <p className="error-box" role="alert">{f.general}</p>}
+      {f.general && (
+        <p className="error-box" role="alert">
+          {f.general}
+        </p>
+      )}
       <Field label="First name" error={f.errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} />
       </Field>
@@ -181,39 +189,43 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
       {f.errors.active && <small className="field-error">{f.errors.active}</small>}
       <Actions busy={f.busy} label="Save" onClose={onClose} />
     </form>
-  );
+  )
 }
 
 export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
-  const me = useMe();
+  const me = useMe()
   const grants = useQuery({
     queryKey: ['users', user.id, 'permissions'],
     queryFn: () => api<{ permissions: string[] }>(`/users/${user.id}/permissions`),
-  });
-  const [chosen, setChosen] = useState<string[] | null>(null);
-  const f = useFormState();
-  if (grants.isLoading) return <Loading />;
-  if (grants.error) return <ErrorMessage error={grants.error} />;
-  const current = chosen ?? grants.data?.permissions ?? [];
+  })
+  const [chosen, setChosen] = useState<string[] | null>(null)
+  const f = useFormState()
+  if (grants.isLoading) return <Loading />
+  if (grants.error) return <ErrorMessage error={grants.error} />
+  const current = chosen ?? grants.data?.permissions ?? []
   return (
     <form
       noValidate
       className="stack"
       onSubmit={(e) => {
-        e.preventDefault();
+        e.preventDefault()
         void f.run(['permissions'], async () => {
-          await api(`/users/${user.id}/permissions`, { method: 'PUT', body: { permissions: current } });
-          onDone();
-        });
+          await api(`/users/${user.id}/permissions`, { method: 'PUT', body: { permissions: current } })
+          onDone()
+        })
       }}
     >
-      {f.general && <p className="error-box" role="alert">{f.general}</p>}
+      {f.general && (
+        <p className="error-box" role="alert">
+          {f.general}
+        </p>
+      )}
       {f.errors.permissions && <p className="error-box">{f.errors.permissions}</p>}
       <fieldset className="field">
         <legend>Direct grants</legend>
         <div className="checkbox-grid">
           {PERMISSIONS.map((p) => {
-            const mine = me.permissions.includes(p);
+            const mine = me.permissions.includes(p)
             return (
               <label key={p} className="checkbox" title={mine ? undefined : 'You cannot grant access you do not hold'}>
                 <input
@@ -224,26 +236,26 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
                 />{' '}
                 <code>{p}</code>
               </label>
-            );
+            )
           })}
         </div>
       </fieldset>
       <Actions busy={f.busy} label="Save access" onClose={onClose} />
     </form>
-  );
+  )
 }
 
 function randomPassword(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  const bytes = new Uint8Array(16)
+  crypto.getRandomValues(bytes)
+  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
 }
 
 export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
-  const [pw, setPw] = useState(randomPassword);
-  const [doneFor, setDoneFor] = useState<string | null>(null);
-  const f = useFormState();
+  const [pw, setPw] = useState(randomPassword)
+  const [doneFor, setDoneFor] = useState<string | null>(null)
+  const f = useFormState()
   if (doneFor) {
     return (
       <div className="stack">
@@ -257,28 +269,32 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
           </button>
         </div>
       </div>
-    );
+    )
   }
   return (
     <form
       noValidate
       className="stack"
       onSubmit={(e) => {
-        e.preventDefault();
-        if (pw.length < 8) return f.setErrors({ new_password: 'Use at least 8 characters.' });
-        f.setErrors({});
+        e.preventDefault()
+        if (pw.length < 8) return f.setErrors({ new_password: 'Use at least 8 characters.' })
+        f.setErrors({})
         void f.run(['new_password'], async () => {
-          await api(`/users/${user.id}/password`, { method: 'PATCH', body: { new_password: pw } });
-          setDoneFor(pw);
-          onDone();
-        });
+          await api(`/users/${user.id}/password`, { method: 'PATCH', body: { new_password: pw } })
+          setDoneFor(pw)
+          onDone()
+        })
       }}
     >
-      {f.general && <p className="error-box" role="alert">{f.general}</p>}
+      {f.general && (
+        <p className="error-box" role="alert">
+          {f.general}
+        </p>
+      )}
       <Field label="Temporary password" error={f.errors.new_password} hint="Generated for you; you may change it.">
         <input className="mono" value={pw} onChange={(e) => setPw(e.target.value)} autoComplete="off" />
       </Field>
       <Actions busy={f.busy} label="Reset password" onClose={onClose} />
     </form>
-  );
+  )
 }

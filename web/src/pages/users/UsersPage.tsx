@@ -1,53 +1,53 @@
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import * as Menu from '@radix-ui/react-dropdown-menu';
-import { api, apiPage } from '../../api/client';
-import { qk } from '../../api/queries';
-import type { User } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
-import { Pagination } from '../../components/Pagination';
-import { Email, Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui';
-import { CreateUserForm, EditUserForm, GrantsForm, ResetPasswordForm } from './UserForms';
+import { useState } from 'react'
+import { useSearchParams } from 'react-router'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import * as Menu from '@radix-ui/react-dropdown-menu'
+import { api, apiPage } from '../../api/client'
+import { qk } from '../../api/queries'
+import type { User } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
+import { Pagination } from '../../components/Pagination'
+import { Email, Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui'
+import { CreateUserForm, EditUserForm, GrantsForm, ResetPasswordForm } from './UserForms'
 
-const PAGE = 25;
+const PAGE = 25
 
-type Action = { kind: 'create' } | { kind: 'edit' | 'grants' | 'reset'; user: User };
+type Action = { kind: 'create' } | { kind: 'edit' | 'grants' | 'reset'; user: User }
 
 export default function UsersPage() {
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const active = params.get('active') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const [search, setSearch] = useState(q);
-  const [action, setAction] = useState<Action | null>(null);
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const [params, setParams] = useSearchParams()
+  const q = params.get('q') ?? ''
+  const active = params.get('active') ?? ''
+  const page = Math.max(1, Number(params.get('page')) || 1)
+  const [search, setSearch] = useState(q)
+  const [action, setAction] = useState<Action | null>(null)
 
   const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(params)
     for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
+      if (v) next.set(k, v)
+      else next.delete(k)
     }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
+    if (!('page' in changes)) next.delete('page')
+    setParams(next, { replace: true })
+  }
 
   const query = {
     q,
     active: active === 'yes' ? true : active === 'no' ? false : undefined,
     limit: PAGE,
     offset: (page - 1) * PAGE,
-  };
+  }
   const list = useQuery({
     queryKey: qk.users(query),
     queryFn: () => apiPage<User>('/users/', { query }),
     placeholderData: keepPreviousData,
-  });
+  })
 
   const toggleActive = useMutation({
     mutationFn: (u: User) =>
@@ -58,13 +58,13 @@ export default function UsersPage() {
     onSuccess: (u) => notify(`${u.fname} ${u.lname} is now ${u.active ? 'active' : 'inactive'}.`, 'success'),
     onError: (err) => notify((err as Error).message, 'error'),
     onSettled: () => void qc.invalidateQueries({ queryKey: ['users'] }),
-  });
+  })
 
-  const close = () => setAction(null);
+  const close = () => setAction(null)
   const done = (msg?: string) => {
-    void qc.invalidateQueries({ queryKey: ['users'] });
-    if (msg) notify(msg, 'success');
-  };
+    void qc.invalidateQueries({ queryKey: ['users'] })
+    if (msg) notify(msg, 'success')
+  }
 
   return (
     <div>
@@ -80,13 +80,19 @@ export default function UsersPage() {
         className="filters"
         role="search"
         onSubmit={(e) => {
-          e.preventDefault();
-          update({ q: search.trim() });
+          e.preventDefault()
+          update({ q: search.trim() })
         }}
       >
         <div className="field field-inline">
           <label htmlFor="users-q">Search</label>
-          <input id="users-q" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Name or email" />
+          <input
+            id="users-q"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Name or email"
+          />
         </div>
         <div className="field field-inline">
           <label htmlFor="users-active">Status</label>
@@ -175,8 +181,8 @@ export default function UsersPage() {
           <EditUserForm
             user={action.user}
             onDone={() => {
-              done('User saved.');
-              close();
+              done('User saved.')
+              close()
             }}
             onClose={close}
           />
@@ -192,8 +198,8 @@ export default function UsersPage() {
           <GrantsForm
             user={action.user}
             onDone={() => {
-              done('Access saved.');
-              close();
+              done('Access saved.')
+              close()
             }}
             onClose={close}
           />
@@ -202,11 +208,13 @@ export default function UsersPage() {
       <Dialog
         open={action?.kind === 'reset'}
         onOpenChange={(o) => !o && close()}
-        title={action?.kind === 'reset' ? `Reset password for ${action.user.fname} ${action.user.lname}` : 'Reset password'}
+        title={
+          action?.kind === 'reset' ? `Reset password for ${action.user.fname} ${action.user.lname}` : 'Reset password'
+        }
         description="The user is signed out everywhere and must choose a new password at next sign-in."
       >
         {action?.kind === 'reset' && <ResetPasswordForm user={action.user} onDone={() => done()} onClose={close} />}
       </Dialog>
     </div>
-  );
+  )
 }

@@ -1,12 +1,12 @@
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { qk, useUsersLite, userName, useWards } from '../../api/queries';
-import type { Ward } from '../../api/types';
-import { useMe } from '../../auth/AuthProvider';
-import { can } from '../../auth/roles';
-import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { useNotify } from '../../components/Notice';
+import { useState } from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../api/client'
+import { qk, useUsersLite, userName, useWards } from '../../api/queries'
+import type { Ward } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { can } from '../../auth/roles'
+import { ConfirmDialog, Dialog } from '../../components/Dialog'
+import { useNotify } from '../../components/Notice'
 import {
   Empty,
   ErrorMessage,
@@ -18,50 +18,60 @@ import {
   splitError,
   timeToMinutes,
   type FieldErrors,
-} from '../../components/ui';
-import { UserPicker } from '../../components/UserPicker';
+} from '../../components/ui'
+import { UserPicker } from '../../components/UserPicker'
 
 /** Ward field speaking_sunday (contract §13): 5 falls back to the last Sunday in a month with four. */
-const SPEAKING_SUNDAYS = ['1st Sunday', '2nd Sunday', '3rd Sunday', '4th Sunday', '5th Sunday (the last when there is no 5th)'];
+const SPEAKING_SUNDAYS = [
+  '1st Sunday',
+  '2nd Sunday',
+  '3rd Sunday',
+  '4th Sunday',
+  '5th Sunday (the last when there is no 5th)',
+]
 
 function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string): void; onClose(): void }) {
-  const [name, setName] = useState(ward?.name ?? '');
-  const [time, setTime] = useState(ward ? minutesToTime(ward.start_time) : '10:00');
-  const [bishop, setBishop] = useState<number | null>(ward?.bishop_id ?? null);
-  const [sunday, setSunday] = useState(ward?.speaking_sunday ?? 1);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [general, setGeneral] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [name, setName] = useState(ward?.name ?? '')
+  const [time, setTime] = useState(ward ? minutesToTime(ward.start_time) : '10:00')
+  const [bishop, setBishop] = useState<number | null>(ward?.bishop_id ?? null)
+  const [sunday, setSunday] = useState(ward?.speaking_sunday ?? 1)
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
 
   return (
     <form
       noValidate
       className="stack"
       onSubmit={async (e) => {
-        e.preventDefault();
-        const errs: FieldErrors = {};
-        const minutes = timeToMinutes(time);
-        if (!name.trim()) errs.name = 'Enter a name.';
-        if (minutes === null || minutes < 0 || minutes > 1439) errs.start_time = 'Choose a meeting time.';
-        setErrors(errs);
-        setGeneral(null);
-        if (Object.keys(errs).length) return;
-        setBusy(true);
+        e.preventDefault()
+        const errs: FieldErrors = {}
+        const minutes = timeToMinutes(time)
+        if (!name.trim()) errs.name = 'Enter a name.'
+        if (minutes === null || minutes < 0 || minutes > 1439) errs.start_time = 'Choose a meeting time.'
+        setErrors(errs)
+        setGeneral(null)
+        if (Object.keys(errs).length) return
+        setBusy(true)
         try {
-          const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday };
-          if (ward) await api(`/wards/${ward.id}`, { method: 'PUT', body });
-          else await api('/wards/', { method: 'POST', body });
-          onSaved(ward ? 'Ward saved.' : 'Ward created.');
+          const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday }
+          if (ward) await api(`/wards/${ward.id}`, { method: 'PUT', body })
+          else await api('/wards/', { method: 'POST', body })
+          onSaved(ward ? 'Ward saved.' : 'Ward created.')
         } catch (err) {
-          const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday']);
-          setErrors(s.fields);
-          setGeneral(s.general);
+          const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday'])
+          setErrors(s.fields)
+          setGeneral(s.general)
         } finally {
-          setBusy(false);
+          setBusy(false)
         }
       }}
     >
-      {general && <p className="error-box" role="alert">{general}</p>}
+      {general && (
+        <p className="error-box" role="alert">
+          {general}
+        </p>
+      )}
       <Field label="Name" error={errors.name}>
         <input value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
@@ -87,33 +97,33 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
         </button>
       </div>
     </form>
-  );
+  )
 }
 
 export default function WardsPage() {
-  const me = useMe();
-  const qc = useQueryClient();
-  const notify = useNotify();
-  const wards = useWards();
-  const users = useUsersLite();
-  const manage = can(me, 'wards.manage');
-  const [editing, setEditing] = useState<Ward | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Ward | null>(null);
+  const me = useMe()
+  const qc = useQueryClient()
+  const notify = useNotify()
+  const wards = useWards()
+  const users = useUsersLite()
+  const manage = can(me, 'wards.manage')
+  const [editing, setEditing] = useState<Ward | 'new' | null>(null)
+  const [deleting, setDeleting] = useState<Ward | null>(null)
 
   const saved = (msg: string) => {
-    setEditing(null);
-    void qc.invalidateQueries({ queryKey: qk.wards });
-    void qc.invalidateQueries({ queryKey: ['callings'] });
-    notify(msg, 'success');
-  };
+    setEditing(null)
+    void qc.invalidateQueries({ queryKey: qk.wards })
+    void qc.invalidateQueries({ queryKey: ['callings'] })
+    notify(msg, 'success')
+  }
   const remove = useMutation({
     mutationFn: (w: Ward) => api(`/wards/${w.id}`, { method: 'DELETE' }),
     onSuccess: () => {
-      setDeleting(null);
-      void qc.invalidateQueries({ queryKey: qk.wards });
-      notify('Ward deleted.', 'success');
+      setDeleting(null)
+      void qc.invalidateQueries({ queryKey: qk.wards })
+      notify('Ward deleted.', 'success')
     },
-  });
+  })
 
   return (
     <div>
@@ -150,13 +160,25 @@ export default function WardsPage() {
                 <tr key={w.id}>
                   <td className="cell-title">{w.name}</td>
                   <td data-label="Meeting time">{formatMeetingTime(w.start_time)}</td>
-                  <td data-label="Bishop">{w.bishop_id ? userName(users.data, w.bishop_id) : <span className="muted">Vacant</span>}</td>
+                  <td data-label="Bishop">
+                    {w.bishop_id ? userName(users.data, w.bishop_id) : <span className="muted">Vacant</span>}
+                  </td>
                   {manage && (
                     <td className="actions-cell">
-                      <button type="button" className="button button-small" onClick={() => setEditing(w)} aria-label={`Edit ${w.name}`}>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => setEditing(w)}
+                        aria-label={`Edit ${w.name}`}
+                      >
                         Edit
                       </button>
-                      <button type="button" className="button button-small" onClick={() => setDeleting(w)} aria-label={`Delete ${w.name}`}>
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => setDeleting(w)}
+                        aria-label={`Delete ${w.name}`}
+                      >
                         Delete
                       </button>
                     </td>
@@ -167,7 +189,11 @@ export default function WardsPage() {
           </table>
         </div>
       )}
-      <Dialog open={editing !== null} onOpenChange={(o) => !o && setEditing(null)} title={editing === 'new' ? 'New ward' : `Edit ${editing?.name ?? ''}`}>
+      <Dialog
+        open={editing !== null}
+        onOpenChange={(o) => !o && setEditing(null)}
+        title={editing === 'new' ? 'New ward' : `Edit ${editing?.name ?? ''}`}
+      >
         {editing !== null && (
           <WardForm ward={editing === 'new' ? undefined : editing} onSaved={saved} onClose={() => setEditing(null)} />
         )}
@@ -184,5 +210,5 @@ export default function WardsPage() {
         onConfirm={() => deleting && remove.mutate(deleting)}
       />
     </div>
-  );
+  )
 }
