@@ -1,7 +1,7 @@
 import type { Me, SessionInfo, TokenResponse } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
-import { AppError, notFound, unauthorized } from '../../errors.ts'
+import { notFound, unauthorized } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
