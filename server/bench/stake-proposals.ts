@@ -2,6 +2,9 @@
 // open ones submitted in the last months, each with the history, votes,
 // interview and comments its path implies.
 import type { Stage } from '@stake/contract'
+import type { Insertable } from 'kysely'
+import type { DB } from '../src/db/schema.ts'
+import { searchKeyOf } from '../src/modules/proposals/proposals.repository.ts'
 import {
   CALLINGS,
   FIRST_NAMES,
@@ -27,45 +30,14 @@ const MANAGERS = [1, PRESIDENCY.stake_executive_secretary, PRESIDENCY.stake_cler
 const councilors = Array.from({ length: HIGH_COUNCIL_SEATS }, (_, i) => firstCouncilor + i)
 const clerkOf = (wardId: number) => firstBishop + WARDS + wardId - 1
 
-/** The same rule as the server's proposals repository (what `q` searches). */
-const searchKey = (p: { fname: string; lname: string; spouse_name: string | null; proposed_calling: string }) =>
-  [`${p.fname} ${p.lname}`, `${p.lname} ${p.fname}`, p.spouse_name ?? '', p.proposed_calling].join('\n').toLowerCase()
-
 export function proposalRows(nowMs: number, size: StakeSize) {
   const rng = random(size.open * 100_003 + size.closed)
   const out = {
     proposals: [] as ReturnType<typeof proposal>[],
-    history: [] as {
-      proposal_id: number
-      from_stage: Stage | null
-      to_stage: Stage
-      by_user_id: number
-      at: string
-      note: string | null
-    }[],
-    votes: [] as {
-      proposal_id: number
-      stage: Stage
-      approver_id: number
-      approved: boolean
-      created_at: string
-      updated_at: string
-    }[],
-    interviews: [] as {
-      proposal_id: number
-      interviewer_id: number
-      scheduled_for: string | null
-      interview_date: string | null
-      created_at: string
-      updated_at: string
-    }[],
-    comments: [] as {
-      proposal_id: number
-      commenter_id: number
-      comment_text: string
-      created_at: string
-      edited_at: string | null
-    }[],
+    history: [] as Insertable<DB['proposal_history']>[],
+    votes: [] as Insertable<DB['proposal_votes']>[],
+    interviews: [] as Insertable<DB['proposal_interviews']>[],
+    comments: [] as Insertable<DB['proposal_comments']>[],
   }
   // Closed ones are submitted up to ~25 days ago and take about that long to
   // close, so the last 30 days hold their share (~165 on the big stake), as
@@ -157,7 +129,7 @@ function proposal(
     stage_changed_at: changed,
     submitted_at: submitted,
     updated_at: submitted,
-    search_key: searchKey(fields),
+    search_key: searchKeyOf(fields),
   }
 }
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import type { Permission } from '@stake/contract'
+import { PERMISSIONS, type Permission } from '@stake/contract'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { replaceDirectPermissions } from '../modules/users/permissions.repository.ts'
 import { insertUser } from '../modules/users/users.repository.ts'
@@ -45,15 +45,7 @@ export async function createUser(
   return { id: row.id, email, password, fname, lname }
 }
 
-export const ALL_PERMISSIONS: Permission[] = [
-  'users.manage',
-  'callings.manage',
-  'wards.manage',
-  'speaking.manage',
-  'proposals.submit',
-  'proposals.view',
-  'proposals.manage',
-]
+export const ALL_PERMISSIONS: Permission[] = [...PERMISSIONS]
 
 export const createAdmin = (t: TestApp) => createUser(t, { permissions: ALL_PERMISSIONS })
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import type { Calling } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
-import { createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
 import { expectError, locs, makeCalling, systemCallingId, type As } from './fixtures.ts'
 
 describe('callings (contract §5)', () => {
@@ -15,15 +15,7 @@ describe('callings (contract §5)', () => {
   before(async () => {
     admin = (
       await signedIn(t, {
-        permissions: [
-          'users.manage',
-          'callings.manage',
-          'wards.manage',
-          'speaking.manage',
-          'proposals.submit',
-          'proposals.view',
-          'proposals.manage',
-        ],
+        permissions: ALL_PERMISSIONS,
       })
     ).as
     manager = (await signedIn(t, { permissions: ['callings.manage'] })).as
