@@ -9,6 +9,7 @@ import { App } from './App'
 import { ErrorBoundary } from './resilience/ErrorBoundary'
 import { OfflineBanner } from './resilience/OfflineBanner'
 import { watchConnection } from './resilience/connection'
+import './i18n'
 import './styles.css'
 
 const queryClient = new QueryClient({

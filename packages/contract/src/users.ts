@@ -1,6 +1,9 @@
 import { Type, type Static } from 'typebox'
 import { Id, Limit, Offset, PermissionName, Timestamp } from './common.ts'
 
+export const Language = Type.Union([Type.Literal('en'), Type.Literal('es')])
+export type Language = Static<typeof Language>
+
 export const User = Type.Object({
   id: Id,
   email: Type.String(),
@@ -8,6 +11,8 @@ export const User = Type.Object({
   lname: Type.String(),
   active: Type.Boolean(),
   force_password_reset: Type.Boolean(),
+  /** The client's and the notifications' language (contract §13). */
+  language: Language,
   created_at: Timestamp,
   updated_at: Timestamp,
 })
@@ -45,6 +50,8 @@ export const UpdateUserBody = Type.Object({
   fname: PersonName,
   lname: PersonName,
   active: Type.Optional(Type.Boolean()),
+  /** Absent keeps the current language. */
+  language: Type.Optional(Language),
 })
 export type UpdateUserBody = Static<typeof UpdateUserBody>
 

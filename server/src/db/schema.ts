@@ -20,6 +20,8 @@ export interface UsersTable {
   password_hash: string
   active: SqlBool
   force_password_reset: SqlBool
+  /** 'en' | 'es': the client's and the notifications' language (default 'en'). */
+  language: Generated<string>
   created_at: string
   updated_at: string
 }

@@ -56,6 +56,7 @@ export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: s
       'u.lname',
       'u.active',
       'u.force_password_reset',
+      'u.language',
       'u.created_at',
       'u.updated_at',
     ])

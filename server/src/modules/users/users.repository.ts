@@ -16,6 +16,7 @@ export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key'>): User 
     lname: row.lname,
     active: Boolean(row.active),
     force_password_reset: Boolean(row.force_password_reset),
+    language: row.language === 'es' ? 'es' : 'en',
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
@@ -137,6 +138,7 @@ export async function updateUser(
     active: boolean
     password_hash: string
     force_password_reset: boolean
+    language: 'en' | 'es'
   }>,
   now: string,
 ) {

@@ -89,7 +89,13 @@ export class UsersService {
         const row = await repo.updateUser(
           trx,
           id,
-          { email: body.email, fname: body.fname, lname: body.lname, ...(activeChange ? { active: body.active } : {}) },
+          {
+            email: body.email,
+            fname: body.fname,
+            lname: body.lname,
+            ...(activeChange ? { active: body.active } : {}),
+            ...(body.language ? { language: body.language } : {}),
+          },
           this.ctx.clock.iso(),
         )
         if (!row) throw notFound('User')

@@ -221,4 +221,19 @@ describe('direct permission grants', () => {
     assert.equal((await plain.as('PUT', `/api/users/${target.id}/permissions`, { permissions: [] })).statusCode, 403)
     assert.equal((await admin.as('PUT', '/api/users/99999999/permissions', { permissions: [] })).statusCode, 404)
   })
+
+  it("keeps each user's language: English at first, set by PUT /users/{id}, kept when absent, only en or es", async () => {
+    const me = await signedIn(t)
+    const own = (extra: object) =>
+      me.as('PUT', `/api/users/${me.user.id}`, { email: me.user.email, fname: 'Eva', lname: 'Ruiz', ...extra })
+    assert.equal((await me.as('GET', '/api/auth/me')).json().language, 'en')
+    const set = await own({ language: 'es' })
+    assert.equal(set.statusCode, 200)
+    assert.equal(set.json().language, 'es')
+    assert.equal((await me.as('GET', '/api/auth/me')).json().language, 'es')
+    assert.equal((await own({})).json().language, 'es')
+    const bad = await own({ language: 'fr' })
+    assert.equal(bad.statusCode, 422)
+    assert.deepEqual(bad.json().detail[0].loc, ['body', 'language'])
+  })
 })
