@@ -2,12 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Id, PermissionName, Timestamp } from './common.ts'
 import { User } from './users.ts'
 
-/**
- * A sign-in on a shared computer ends after this many seconds without
- * activity (contract §13): the server refuses such a session's next request
- * or refresh, and the web client signs out on its own after as long without input.
- */
-export const SHARED_SESSION_IDLE_SECONDS = 30 * 60
+export { SHARED_SESSION_IDLE_SECONDS } from './sessions.ts'
 
 export const LoginForm = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 254 }),

@@ -3,13 +3,16 @@ import { useQueryClient } from '@tanstack/react-query'
 import {
   api,
   ApiError,
+  getIdleTimeout,
   onPasswordChangeRequired,
   onSessionLost,
   refreshAccessToken,
   setAccessToken,
+  setSession,
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
+import { useInactivitySignOut } from './inactivity'
 
 type Status = 'loading' | 'anonymous' | 'authenticated'
 
@@ -18,9 +21,11 @@ interface AuthState {
   me: Me | null
   /** Set when a session ended on its own (failed refresh), to explain it on sign-in. */
   sessionExpired: boolean
+  /** Set when a shared-computer session ended after 30 minutes without activity (contract §13). */
+  idleSignOut: boolean
   /** Set when the very first refresh could not reach the server. */
   bootError: string | null
-  login(email: string, password: string): Promise<void>
+  login(email: string, password: string, options?: { shared?: boolean }): Promise<void>
   logout(opts?: { all?: boolean }): Promise<void>
   reloadMe(): Promise<Me | null>
   retryBoot(): void
@@ -33,6 +38,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status>('loading')
   const [me, setMe] = useState<Me | null>(null)
   const [sessionExpired, setSessionExpired] = useState(false)
+  const [idleSignOut, setIdleSignOut] = useState(false)
+  /** Seconds without activity that end this session (shared computer), else null. */
+  const [idleTimeout, setIdleTimeout] = useState<number | null>(null)
   const [bootError, setBootError] = useState<string | null>(null)
   const [bootAttempt, setBootAttempt] = useState(0)
   const statusRef = useRef<Status>('loading')
@@ -42,6 +50,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOutLocally = useCallback(() => {
     setAccessToken(null)
+    setIdleTimeout(null)
     queryClient.clear()
     setMe(null)
     setStatus('anonymous')
@@ -68,6 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
         setMe(profile)
+        setIdleTimeout(getIdleTimeout())
         setBootError(null)
         setStatus('authenticated')
       } catch (err) {
@@ -95,8 +105,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Spec §5 rule 3: only a failed refresh sends the user to sign-in.
   useEffect(
     () =>
-      onSessionLost(() => {
-        if (statusRef.current === 'authenticated') setSessionExpired(true)
+      onSessionLost((reason) => {
+        if (statusRef.current === 'authenticated') {
+          setIdleSignOut(reason === 'idle')
+          setSessionExpired(reason !== 'idle')
+        }
         signOutLocally()
       }),
     [signOutLocally],
@@ -113,15 +126,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   )
 
   const login = useCallback(
-    async (email: string, password: string) => {
-      const tok = await api<TokenResponse>('/auth/login', {
-        method: 'POST',
-        form: { username: email, password },
-        anonymous: true,
-      })
-      setAccessToken(tok.access_token)
+    async (email: string, password: string, options?: { shared?: boolean }) => {
+      const form: Record<string, string> = { username: email, password }
+      if (options?.shared) form.shared_computer = 'true'
+      const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })
+      setSession(tok)
+      setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
       setSessionExpired(false)
+      setIdleSignOut(false)
       setBootError(null)
       await reloadMe()
     },
@@ -136,16 +149,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // Whatever the server says, the client forgets the user (spec §5 rule 5).
       }
       setSessionExpired(false)
+      setIdleSignOut(false)
       signOutLocally()
     },
     [signOutLocally],
   )
+
+  // A shared computer: signed out after the session's idle timeout without input.
+  const signOutIdle = useCallback(() => {
+    void logout().then(() => setIdleSignOut(true))
+  }, [logout])
+  const keepAlive = useCallback(() => api('/auth/me'), [])
+  useInactivitySignOut(status === 'authenticated' ? idleTimeout : null, signOutIdle, keepAlive)
 
   const value = useMemo<AuthState>(
     () => ({
       status,
       me,
       sessionExpired,
+      idleSignOut,
       bootError,
       login,
       logout,
@@ -155,7 +177,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setBootAttempt((n) => n + 1)
       },
     }),
-    [status, me, sessionExpired, bootError, login, logout, reloadMe],
+    [status, me, sessionExpired, idleSignOut, bootError, login, logout, reloadMe],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -5,6 +5,7 @@ import { safeNextPath } from '../api/next'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
+import { SharedComputerOption, SharedSignOutNotice } from './SharedComputer'
 
 function describeWait(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
@@ -16,10 +17,11 @@ function describeWait(seconds: number): string {
 const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.board, [ROUTES.signIn])
 
 export function SignInPage() {
-  const { status, me, login, sessionExpired, bootError } = useAuth()
+  const { status, me, login, sessionExpired, idleSignOut, bootError } = useAuth()
   const [params] = useSearchParams()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [shared, setShared] = useState(false)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [formError, setFormError] = useState<string | null>(null)
   const [lockedUntil, setLockedUntil] = useState<number | null>(null)
@@ -54,7 +56,7 @@ export function SignInPage() {
     if (Object.keys(errs).length > 0) return
     setBusy(true)
     try {
-      await login(email.trim(), password)
+      await login(email.trim(), password, { shared })
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         const wait = err.retryAfter ?? 60
@@ -86,6 +88,7 @@ export function SignInPage() {
             Your session has ended. Please sign in again.
           </p>
         )}
+        {idleSignOut && !formError && <SharedSignOutNotice />}
         {bootError && !formError && (
           <p className="error-box" role="alert">
             {bootError}
@@ -116,6 +119,7 @@ export function SignInPage() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </Field>
+        <SharedComputerOption checked={shared} onChange={setShared} />
         <button type="submit" className="button button-primary button-block" disabled={busy || locked}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
