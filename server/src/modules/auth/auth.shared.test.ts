@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { useTestApp, type TestApp } from '../../test/harness.ts'
 import { createUser, injectAs, login } from '../../test/factories.ts'
+import { purgeExpired } from '../ops/housekeeping.ts'
 
 /** Contract §13: a sign-in on a shared computer ends after 30 minutes without activity. */
 const IDLE = 30 * 60
@@ -132,6 +133,21 @@ describe('shared-computer sign-in (contract §13)', () => {
     const refresh = useRefresh(t)
     refresh.set(first)
     assert.equal((await refresh.run()).statusCode, 200)
+  })
+
+  it('housekeeping deletes shared sessions idle for 30 minutes, not live shared ones nor normal ones', async () => {
+    const sessionIds = async () =>
+      new Set((await t.database.db.selectFrom('sessions').select('id').execute()).map((r) => r.id))
+    const idle = await sharedSignIn(t)
+    const normal = await login(t, await createUser(t))
+    t.clock.advance(IDLE - 60)
+    const live = await sharedSignIn(t)
+    t.clock.advance(60)
+    await purgeExpired(t.database.db, t.clock.now())
+    const left = await sessionIds()
+    assert.equal(left.has(idle.refresh.split('.')[0]!), false)
+    assert.equal(left.has(live.refresh.split('.')[0]!), true)
+    assert.equal(left.has(normal.refresh.split('.')[0]!), true)
   })
 
   it('refuses shared_computer values other than true or false with 422', async () => {

@@ -185,9 +185,17 @@ export async function deleteOwnSession(db: Executor, userId: number, id: string)
   return Number(result.numDeletedRows) === 1
 }
 
-/** Housekeeping: sessions past expiry (the live check already refuses them). */
-export async function purgeExpiredSessions(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()
+/**
+ * Housekeeping: sessions past expiry, and shared-computer sessions idle since
+ * `idleCutoff` (the live checks already refuse both).
+ */
+export async function purgeExpiredSessions(db: Executor, now: string, idleCutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb.and([eb('shared', '=', true), eb('last_used_at', '<=', idleCutoff)])]),
+    )
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
 

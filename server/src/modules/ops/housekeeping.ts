@@ -8,9 +8,10 @@ import { REFRESH_GRACE_SECONDS } from '../auth/auth.service.ts'
 import { THROTTLE } from '../auth/attempts.ts'
 import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
 import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
+import { idleCutoff } from '../auth/shared-sessions.ts'
 
 export interface Purged {
-  /** Sessions past their expiry, deleted. */
+  /** Sessions past their expiry, or idle on a shared computer (contract §13), deleted. */
   sessions: number
   /** Sessions whose previous refresh token's grace has passed: its hash forgotten. */
   refreshGrace: number
@@ -28,7 +29,7 @@ export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<Purged> {
   const nowIso = now.toISOString()
   return {
     // Many rows per statement: a concurrent logout or sign-in may deadlock with it; run again then.
-    sessions: await retrying(() => purgeExpiredSessions(db, nowIso)),
+    sessions: await retrying(() => purgeExpiredSessions(db, nowIso, idleCutoff(now))),
     refreshGrace: await retrying(() => clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString())),
     throttle: await retrying(() =>
       purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
