@@ -1,4 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { adminApi, createUser, type Account } from './api'
 
 /**
@@ -210,3 +213,54 @@ test('a normal sign-in is not ended by 45 minutes without input', async ({ brows
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeHidden()
   await context.close()
 })
+
+test('a deploy while the app is open shows "A new version is available" and Reload switches to it', async ({
+  browser,
+}) => {
+  // The deploy is simulated by changing the served sw.js on disk (and its precompressed copies).
+  test.skip(!viaServer || !!process.env.E2E_BASE_URL, 'needs the server started by this run, serving web/dist')
+  const context = await newContext(browser, SIZES[1])
+  const page = await context.newPage()
+  await page.goto('/signin')
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)
+  // A second visit: now the worker controls the page (a new one must wait for the user).
+  await page.reload()
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+
+  const restore = deployNewWorker()
+  try {
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update())
+    const prompt = page.getByRole('status').filter({ hasText: 'A new version is available.' })
+    await expect(prompt).toBeVisible()
+    await expect(prompt.getByRole('button', { name: 'Later' })).toBeVisible()
+
+    const reloaded = page.waitForEvent('load')
+    await prompt.getByRole('button', { name: 'Reload' }).click()
+    await reloaded
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+    await expect(page.getByText('A new version is available.')).toBeHidden()
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration()
+      return { waiting: registration?.waiting ?? null, controlled: navigator.serviceWorker.controller !== null }
+    })
+    expect(state).toEqual({ waiting: null, controlled: true })
+  } finally {
+    restore()
+  }
+  await context.close()
+})
+
+/** Rewrites web/dist/sw.js (and .br, .gz) as a new build would; returns the function that puts the old ones back. */
+function deployNewWorker(): () => void {
+  const dist = join(dirname(test.info().config.configFile!), 'dist')
+  const file = join(dist, 'sw.js')
+  const saved = new Map<string, Buffer>()
+  for (const f of [file, `${file}.br`, `${file}.gz`]) if (existsSync(f)) saved.set(f, readFileSync(f))
+  const next = Buffer.concat([saved.get(file)!, Buffer.from(`\n// next build ${Date.now()}\n`)])
+  writeFileSync(file, next)
+  if (saved.has(`${file}.br`)) writeFileSync(`${file}.br`, brotliCompressSync(next))
+  if (saved.has(`${file}.gz`)) writeFileSync(`${file}.gz`, gzipSync(next))
+  return () => {
+    for (const [f, body] of saved) writeFileSync(f, body)
+  }
+}
