@@ -11,6 +11,8 @@
  *   app can show the sign-in screen.
  */
 
+import i18next from 'i18next'
+
 export const API_BASE = '/api'
 
 let accessToken: string | null = null
@@ -83,6 +85,29 @@ export interface FieldError {
   type?: string
 }
 
+/**
+ * A message in the client's language (common `errors.*`). Before i18next is
+ * initialised (unit tests under node) the English fallback is used.
+ */
+function text(key: string, fallback: string, options?: Record<string, unknown>): string {
+  return i18next.isInitialized ? i18next.t(key, { ns: 'common', defaultValue: fallback, ...options }) : fallback
+}
+
+/**
+ * The server writes its `detail` in English. In English it is shown as is
+ * (it is the most precise); in another language the client's own text for the
+ * error code, else for the HTTP status, stands in for it (contract §13).
+ */
+function inClientLanguage(): boolean {
+  return i18next.isInitialized && !!i18next.resolvedLanguage && i18next.resolvedLanguage !== 'en'
+}
+
+function localMessage(status: number, code: string | undefined): string {
+  if (code && i18next.exists(`errors.code.${code}`, { ns: 'common' })) return i18next.t(`errors.code.${code}`)
+  if (i18next.exists(`errors.httpStatus.${status}`, { ns: 'common' })) return i18next.t(`errors.httpStatus.${status}`)
+  return i18next.t('errors.status', { status })
+}
+
 export class ApiError extends Error {
   readonly status: number
   readonly code: string | undefined
@@ -91,19 +116,25 @@ export class ApiError extends Error {
 
   constructor(status: number, body: unknown, retryAfter?: number) {
     const detail = (body as { detail?: unknown } | null)?.detail
-    const fieldErrors = Array.isArray(detail) ? (detail as FieldError[]) : []
+    const code = (body as { code?: string } | null)?.code
+    const local = inClientLanguage()
+    const fieldErrors = Array.isArray(detail)
+      ? (detail as FieldError[]).map((e) => (local ? { ...e, msg: text('errors.invalid', e.msg) } : e))
+      : []
     const message =
-      typeof detail === 'string'
-        ? detail
-        : fieldErrors.length > 0
-          ? fieldErrors.map((e) => e.msg).join('; ')
-          : status === 0
-            ? 'The server could not be reached. Check your connection and try again.'
-            : `Request failed (${status})`
+      status === 0
+        ? text('errors.network', 'The server could not be reached. Check your connection and try again.')
+        : local
+          ? localMessage(status, code)
+          : typeof detail === 'string'
+            ? detail
+            : fieldErrors.length > 0
+              ? fieldErrors.map((e) => e.msg).join('; ')
+              : text('errors.status', `Request failed (${status})`, { status })
     super(message)
     this.name = 'ApiError'
     this.status = status
-    this.code = (body as { code?: string } | null)?.code
+    this.code = code
     this.fieldErrors = fieldErrors
     this.retryAfter = retryAfter
   }

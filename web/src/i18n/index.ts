@@ -67,7 +67,13 @@ export async function setLanguage(language: Language): Promise<void> {
 }
 
 const language = initialLanguage()
-if (typeof document !== 'undefined') document.documentElement.lang = language
+if (typeof document !== 'undefined') {
+  document.documentElement.lang = language
+  // <html lang> follows every change, whoever makes it.
+  i18next.on('languageChanged', (lng) => {
+    if (isLanguage(lng)) document.documentElement.lang = lng
+  })
+}
 
 void i18next
   .use(lazyBackend)
