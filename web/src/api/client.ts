@@ -103,9 +103,10 @@ function inClientLanguage(): boolean {
 }
 
 function localMessage(status: number, code: string | undefined): string {
-  if (code && i18next.exists(`errors.code.${code}`, { ns: 'common' })) return i18next.t(`errors.code.${code}`)
-  if (i18next.exists(`errors.httpStatus.${status}`, { ns: 'common' })) return i18next.t(`errors.httpStatus.${status}`)
-  return i18next.t('errors.status', { status })
+  // The `errors` namespace is fetched in the background (i18n/index.ts); until it is there, the general text.
+  if (code && i18next.exists(`errors:code.${code}`)) return i18next.t(`errors:code.${code}`)
+  if (i18next.exists(`errors:httpStatus.${status}`)) return i18next.t(`errors:httpStatus.${status}`)
+  return i18next.t('common:errors.status', { status })
 }
 
 export class ApiError extends Error {

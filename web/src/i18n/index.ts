@@ -72,6 +72,7 @@ if (typeof document !== 'undefined') {
   // <html lang> follows every change, whoever makes it.
   i18next.on('languageChanged', (lng) => {
     if (isLanguage(lng)) document.documentElement.lang = lng
+    loadErrorTexts(lng)
   })
 }
 
@@ -80,7 +81,9 @@ void i18next
   .use(initReactI18next)
   .init({
     lng: language,
-    fallbackLng: 'en',
+    // No fallback language: i18next would fetch every namespace in English as
+    // well. locales.test.ts and keys.test.ts keep both languages complete.
+    fallbackLng: false,
     supportedLngs: [...LANGUAGES],
     ns: ['common'],
     defaultNS: 'common',
@@ -89,5 +92,14 @@ void i18next
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
   })
+
+/**
+ * The server's errors come in English; in another language the client shows
+ * its own text per error code (api/client.ts). Those texts are not needed to
+ * sign in, so they are fetched in the background rather than bundled.
+ */
+function loadErrorTexts(lng: string): void {
+  if (lng !== 'en') void i18next.loadNamespaces('errors')
+}
 
 export { i18next }
