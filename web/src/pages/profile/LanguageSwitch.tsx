@@ -19,11 +19,14 @@ export function LanguageSwitch() {
   const notify = useNotify()
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
-  const current = (i18n.resolvedLanguage ?? 'en') as Language
+  // The choice shows at once, while the texts in the new language are fetched.
+  const [chosen, setChosen] = useState<Language | null>(null)
+  const current = chosen ?? ((i18n.resolvedLanguage ?? 'en') as Language)
 
   async function choose(language: Language) {
     if (language === current) return
     setError(null)
+    setChosen(language)
     setBusy(true)
     try {
       await setLanguage(language)
@@ -36,6 +39,7 @@ export function LanguageSwitch() {
     } catch (err) {
       setError(err)
     } finally {
+      setChosen(null)
       setBusy(false)
     }
   }
