@@ -109,6 +109,18 @@ function localMessage(status: number, code: string | undefined): string {
   return i18next.t('common:errors.status', { status })
 }
 
+/** A 422 field's message by its `type`, with the limit the server's English names ("at least 8"). */
+function localFieldMessage(e: FieldError): string {
+  const limit = /(\d+)/.exec(String(e.msg))?.[1]
+  // An empty required text ("at least 1 character") simply is missing.
+  const type = e.type === 'string_too_short' && limit === '1' ? 'missing' : e.type
+  const raw: unknown = type ? i18next.getResource(i18next.resolvedLanguage ?? '', 'errors', `field.${type}`) : undefined
+  if (typeof raw === 'string' && (limit !== undefined || !raw.includes('{{'))) {
+    return i18next.t(`errors:field.${type}`, { limit })
+  }
+  return i18next.t('common:errors.invalid')
+}
+
 export class ApiError extends Error {
   readonly status: number
   readonly code: string | undefined
@@ -120,7 +132,7 @@ export class ApiError extends Error {
     const code = (body as { code?: string } | null)?.code
     const local = inClientLanguage()
     const fieldErrors = Array.isArray(detail)
-      ? (detail as FieldError[]).map((e) => (local ? { ...e, msg: text('errors.invalid', e.msg) } : e))
+      ? (detail as FieldError[]).map((e) => (local ? { ...e, msg: localFieldMessage(e) } : e))
       : []
     const message =
       status === 0
