@@ -70,6 +70,14 @@ async function expectNoEnglish(page: Page, namespaces: string[], data: string[])
     new RegExp(`(?<!\\p{L})${escape(piece)}(?!\\p{L})`, 'u').test(text),
   )
   expect(left, `English left on ${page.url()}`).toEqual([])
+  // The longer Spanish texts still fit the screen (a phone's too).
+  const wide = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth
+    return Array.from(document.querySelectorAll<HTMLElement>('body *'))
+      .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest('.mainnav, .table-scroll'))
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}"`)
+  })
+  expect(wide, `wider than the screen on ${page.url()}`).toEqual([])
 }
 
 interface Fixture {
