@@ -197,6 +197,12 @@ for (const size of SIZES) {
         await page.goto(`/proposals/${f.proposalId}`)
         await expect(page.getByRole('heading', { name: 'Comentarios' })).toBeVisible()
         await expect(page.getByText('Buen candidato')).toBeVisible()
+        await expect(page.locator('#votes-h + p')).toHaveText(
+          'En Aprobación de la presidencia de estaca: 0 a favor, 0 en contra.',
+        )
+        await expect(page.locator('.history .timeline')).toContainText(
+          'Enviada en Aprobación de la presidencia de estaca',
+        )
         await expectNoEnglish(page, ['common', 'proposal'], [...f.data, 'Buen candidato', 'Secretario del barrio'])
         await page.getByRole('button', { name: 'Rechazar', exact: true }).click()
         await expect(page.getByRole('dialog', { name: 'Rechazar esta propuesta' })).toBeVisible()
