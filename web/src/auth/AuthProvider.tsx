@@ -13,6 +13,17 @@ import {
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
+import { i18next, isLanguage, setLanguage } from '../i18n'
+
+/**
+ * Signed in, the account's language wins over the device's (docs/decisions.md,
+ * "Languages"): the page switches to it and this device remembers it.
+ */
+function adoptAccountLanguage(profile: Me): void {
+  if (isLanguage(profile.language) && profile.language !== i18next.resolvedLanguage) {
+    void setLanguage(profile.language)
+  }
+}
 
 type Status = 'loading' | 'anonymous' | 'authenticated'
 
@@ -58,6 +69,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const reloadMe = useCallback(async () => {
     const profile = await api<Me>('/auth/me')
+    adoptAccountLanguage(profile)
     setMe(profile)
     setStatus('authenticated')
     return profile
@@ -76,6 +88,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
+        adoptAccountLanguage(profile)
         setMe(profile)
         setIdleTimeout(getIdleTimeout())
         setBootError(null)
