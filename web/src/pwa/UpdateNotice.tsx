@@ -1,11 +1,10 @@
-import { lazy, Suspense } from 'react'
-import { useWaitingUpdate } from './updates'
+import { Suspense, useSyncExternalStore } from 'react'
+import { subscribeToUpdate, waitingUpdate } from './updates'
+import UpdatePrompt from './UpdatePrompt'
 
-const UpdatePrompt = lazy(() => import('./UpdatePrompt'))
-
-/** "A new version is available — Reload": rendered (and its code and texts loaded) only when one waits. */
+/** "A new version is available — Reload": rendered (and its texts loaded) only when one waits. */
 export function UpdateNotice() {
-  const apply = useWaitingUpdate()
+  const apply = useSyncExternalStore(subscribeToUpdate, waitingUpdate, () => null)
   if (!apply) return null
   return (
     <Suspense fallback={null}>

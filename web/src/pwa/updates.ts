@@ -1,31 +1,23 @@
-import { useSyncExternalStore } from 'react'
-
 /**
  * Whether a new version of the client is waiting (its service worker is
  * installed and waits for the user to accept it), and how to switch to it.
- * Kept out of the worker's registration chunk so the page can show the
- * prompt without loading that chunk first.
+ * Plain data with no React, so the worker's registration chunk (worker.ts)
+ * shares nothing else with the first download.
  */
-type Apply = () => void
+export type ApplyUpdate = () => void
 
-let apply: Apply | null = null
+let apply: ApplyUpdate | null = null
 const listeners = new Set<() => void>()
 
-export function setUpdateWaiting(next: Apply | null): void {
+export function setUpdateWaiting(next: ApplyUpdate | null): void {
   apply = next
   for (const l of listeners) l()
 }
 
-function subscribe(listener: () => void): () => void {
+export function subscribeToUpdate(listener: () => void): () => void {
   listeners.add(listener)
   return () => listeners.delete(listener)
 }
 
 /** The function that activates the waiting version and reloads, or null when none waits. */
-export function useWaitingUpdate(): Apply | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => apply,
-    () => null,
-  )
-}
+export const waitingUpdate = (): ApplyUpdate | null => apply
