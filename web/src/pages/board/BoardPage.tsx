@@ -164,7 +164,7 @@ export default function BoardPage() {
         let closed = before.closed_recently
         if (target === 'done') closed = [moved, ...closed]
         else stages[target as OpenStage] = [...(stages[target as OpenStage] ?? []), moved]
-        qc.setQueryData<Board>(qk.board, { stages, closed_recently: closed })
+        qc.setQueryData<Board>(qk.board, { ...before, stages, closed_recently: closed })
       }
       return { before }
     },
