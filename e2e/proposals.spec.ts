@@ -156,17 +156,22 @@ test('a manager can move a card with the keyboard alone', async ({ browser, requ
   const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
   const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`)
   await expect(cardIn('interview')).toBeVisible()
-  // Focus the card itself (not its link) and lift, move, drop — waiting for
-  // each step to show (lifted, then over the next column) as a user would see
-  // it, since the drop goes wherever the card is over at that moment.
+  // Focus the card's drag handle (a button: the card itself is not one) and
+  // lift, move, drop — waiting for each step to show (lifted, then over the
+  // next column) as a user would see it, since the drop goes wherever the
+  // card is over at that moment.
   const wrapper = cardIn('interview').locator('xpath=..')
-  await wrapper.focus()
+  await cardIn('interview')
+    .getByRole('button', { name: /^Drag / })
+    .focus()
   await mp.keyboard.press('Space')
   await expect(wrapper).toHaveClass(/is-dragging/)
   await mp.keyboard.press('ArrowRight')
   await expect(column(mp, 'sustain')).toHaveClass(/column-over/)
   await mp.keyboard.press('Space')
   await expect(cardIn('sustain')).toBeVisible()
+  // Focus stays on the moved card, now in its new column.
+  await expect(cardIn('sustain').getByRole('button', { name: /^Drag / })).toBeFocused()
   // Enter on the name link still opens the proposal.
   await cardIn('sustain').getByRole('link').focus()
   await mp.keyboard.press('Enter')
