@@ -309,7 +309,8 @@ test.describe('the setup checklist', () => {
       await page.route(/\/api\/wards\/?$/, async (route: Route) => {
         const res = await route.fetch()
         const wards = (await res.json()) as { bishop_id: number | null }[]
-        const body = state.wards ? wards.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
+        const some = wards.length > 0 ? wards : [{ id: 1, name: 'Setup ward', start_time: 600, bishop_id: null }]
+        const body = state.wards ? some.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
         await route.fulfill({ response: res, json: body })
       })
       await page.route(/\/api\/calling-kanban\/board$/, async (route: Route) => {

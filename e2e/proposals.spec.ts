@@ -13,12 +13,15 @@ import {
 
 /** Drags with real pointer events, as a person would (dnd-kit's pointer sensor). */
 async function dragTo(page: Page, card: Locator, column: Locator) {
+  // The card may sit low in a long column: bring it into view, then move it
+  // sideways (the columns are as tall as the tallest one).
+  await card.scrollIntoViewIfNeeded()
   const from = (await card.locator('.pcard-calling').boundingBox())!
   const to = (await column.boundingBox())!
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
   await page.mouse.down()
   await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 })
-  await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 })
+  await page.mouse.move(to.x + to.width / 2, from.y + from.height / 2, { steps: 12 })
   // Drop only once the column shows the card is over it (as a user would).
   await expect(column).toHaveClass(/column-over/)
   await page.mouse.up()

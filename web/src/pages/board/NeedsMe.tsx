@@ -1,9 +1,13 @@
+import { useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useActions } from '../../api/actions'
 import { wardName } from '../../api/queries'
 import type { ActionItem, Stage, Ward } from '../../api/types'
 import { ROUTES } from '../../routes'
+
+/** Entries shown per group before "Show all": the stages stay near the top of the page. */
+const SHOWN = 5
 
 const GROUPS = [
   { key: 'votes', kinds: ['vote'] },
@@ -26,6 +30,7 @@ export function NeedsMe({
   const { t } = useTranslation('board')
   const actions = useActions()
   const items = actions.data?.items ?? []
+  const [expanded, setExpanded] = useState<string[]>([])
   return (
     <section className="needs-me-view" aria-labelledby="needs-me-title" data-testid="needs-me-view">
       <h2 id="needs-me-title">
@@ -35,14 +40,25 @@ export function NeedsMe({
       {GROUPS.map((group) => {
         const inGroup = items.filter((i) => (group.kinds as readonly string[]).includes(i.kind))
         if (inGroup.length === 0) return null
+        const all = expanded.includes(group.key)
         return (
           <div key={group.key} className="needs-me-group" data-group={group.key}>
             <h3>{t(`needsMe.groups.${group.key}`)}</h3>
             <ul>
-              {inGroup.map((item) => (
+              {(all ? inGroup : inGroup.slice(0, SHOWN)).map((item) => (
                 <NeedsMeItem key={`${item.kind}-${item.proposal.id}`} item={item} wards={wards} onShow={onShow} />
               ))}
             </ul>
+            {inGroup.length > SHOWN && (
+              <button
+                type="button"
+                className="button-link small"
+                aria-expanded={all}
+                onClick={() => setExpanded((e) => (all ? e.filter((k) => k !== group.key) : [...e, group.key]))}
+              >
+                {all ? t('needsMe.showFewer') : t('needsMe.showAll', { count: inGroup.length })}
+              </button>
+            )}
           </div>
         )
       })}
