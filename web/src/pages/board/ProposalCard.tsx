@@ -6,7 +6,8 @@ import type { PersonRef, Proposal, Stage } from '../../api/types'
 import { isVotingStage } from '../../api/types'
 import { useUsersLite, userName } from '../../api/queries'
 import { ROUTES } from '../../routes'
-import { formatDateTimeIn, names } from './boardText'
+import { formatDateTime } from '../../i18n/format'
+import { names } from './boardText'
 
 /** One valid move of a card: a step forward or back along its own path. */
 export interface CardMove {
@@ -31,11 +32,11 @@ export interface CardVoting {
 
 /** The interviewer (by name) and the planned date, on a card at `interview`. */
 function InterviewLine({ proposal: p }: { proposal: Proposal }) {
-  const { t, i18n } = useTranslation('board')
+  const { t } = useTranslation('board')
   const users = useUsersLite()
   const interview = p.interview
   const who = interview ? userName(users.data, interview.interviewer_id) : null
-  const when = interview?.scheduled_for ? formatDateTimeIn(i18n.language, interview.scheduled_for) : null
+  const when = interview?.scheduled_for ? formatDateTime(interview.scheduled_for) : null
   return (
     <div className="pcard-interview small" data-testid="interview-line">
       {who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')}
