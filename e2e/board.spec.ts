@@ -91,7 +91,7 @@ for (const size of [DESKTOP, PHONE]) {
       const hcB = await createUser(request, admin, 'Ruben', unique('Voto'))
       const giveBack = await seatCouncilors(admin, [hcA, hcB])
       try {
-        const ward = await createWard(admin, unique('Needs ward '))
+        const ward = await createWard(admin, unique('Distrito Norte '))
         const p = await proposalAt(admin, ward.id, 'hc_approval', unique('Alma'))
         const page = await signInPage(browser, hcA)
         await page.setViewportSize(size)
@@ -142,7 +142,7 @@ for (const size of [DESKTOP, PHONE]) {
       ]
       const giveBack = await seatCouncilors(admin, voters)
       try {
-        const ward = await createWard(admin, unique('Auto ward '))
+        const ward = await createWard(admin, unique('Distrito Sur '))
         const p = await proposalAt(admin, ward.id, 'hc_approval', unique('Bruno'))
         for (const v of voters.slice(0, 2)) {
           const token = await login(request, v.email, v.password)
@@ -175,7 +175,7 @@ for (const size of [DESKTOP, PHONE]) {
       const hc = await createUser(request, admin, 'Dora', unique('Falta'))
       const giveBack = await seatCouncilors(admin, [hc])
       try {
-        const ward = await createWard(admin, unique('Confirm ward '))
+        const ward = await createWard(admin, unique('Distrito Este '))
         const p = await proposalAt(admin, ward.id, 'hc_approval', unique('Carla'))
         const page = await signInPage(browser, ADMIN)
         await page.setViewportSize(size)
@@ -239,7 +239,7 @@ for (const size of [DESKTOP, PHONE]) {
       request,
     }) => {
       const admin = await adminApi(request)
-      const ward = await createWard(admin, unique('Axe ward '))
+      const ward = await createWard(admin, unique('Distrito Oeste '))
       const interviewer = await createUser(request, admin, 'Elena', unique('Entrevista'))
       const r = await releaseAtInterview(admin, ward.id, unique('Dario'))
       await admin.req(
@@ -269,7 +269,7 @@ test('desktop: a keyboard move lands on the next valid stage only, and focus sta
   request,
 }) => {
   const admin = await adminApi(request)
-  const ward = await createWard(admin, unique('Keys ward '))
+  const ward = await createWard(admin, unique('Distrito Centro '))
   const r = await releaseAtInterview(admin, ward.id, unique('Elio'))
   await admin.req('POST', `/api/calling-kanban/proposals/${r.id}/advance?from_stage=interview`)
   const page = await signInPage(browser, ADMIN)
@@ -376,4 +376,31 @@ test.describe('the setup checklist', () => {
       await context.close()
     })
   }
+})
+
+test('in Spanish the board speaks Spanish: "Needs me", the stages, the drag instructions', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const user = await createUser(request, admin, 'Lucia', unique('Idioma'))
+  await admin.req('PUT', `/api/users/${user.id}`, {
+    email: user.email,
+    fname: user.fname,
+    lname: user.lname,
+    language: 'es',
+  })
+  const context = await browser.newContext({ viewport: DESKTOP })
+  const page = await context.newPage()
+  await page.goto('/signin')
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel(/Password|Contraseña/).fill(user.password)
+  await page.getByRole('button', { name: /Sign in|Iniciar sesión/ }).click()
+  await expect(page.getByRole('heading', { name: 'Propuestas de llamamientos' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: /Me necesitan/ })).toBeVisible()
+  await expect(page.getByText('Nada le espera por ahora.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: /Aprobación del sumo consejo/ })).toBeVisible()
+  await expect(page.getByRole('heading', { name: /Cerradas recientemente/ })).toBeVisible()
+  await expect(page.locator('[id^="DndDescribedBy"]')).toContainText('Para mover esta propuesta')
+  await context.close()
 })
