@@ -306,34 +306,54 @@ test.describe('the setup checklist', () => {
       const state = { wards: false, seats: false, users: false, proposal: false }
       const context = await browser.newContext({ viewport: size })
       const page = await context.newPage()
-      await page.route(/\/api\/wards\/?$/, async (route: Route) => {
-        const res = await route.fetch()
-        const wards = (await res.json()) as { bishop_id: number | null }[]
-        const some = wards.length > 0 ? wards : [{ id: 1, name: 'Setup ward', start_time: 600, bishop_id: null }]
-        const body = state.wards ? some.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
-        await route.fulfill({ response: res, json: body })
-      })
-      await page.route(/\/api\/calling-kanban\/board$/, async (route: Route) => {
-        const res = await route.fetch()
-        const board = await res.json()
-        const person = { id: 1, fname: 'Seat', lname: 'Holder' }
-        const fill = (n: number) => (state.seats ? Array.from({ length: n }, (_, i) => ({ ...person, id: i + 1 })) : [])
-        board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
-        board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
-        await route.fulfill({ response: res, json: board })
-      })
-      await page.route(/\/api\/users\/\?.*limit=1\b/, async (route: Route) => {
-        const res = await route.fetch()
-        await route.fulfill({ response: res, headers: { ...res.headers(), 'x-total-count': state.users ? '5' : '1' } })
-      })
-      await page.route(/\/api\/calling-kanban\/proposals\?limit=1$/, async (route: Route) => {
-        const res = await route.fetch()
-        await route.fulfill({
-          response: res,
-          json: [],
-          headers: { ...res.headers(), 'x-total-count': state.proposal ? '1' : '0' },
-        })
-      })
+      const safe = (handler: (route: Route) => Promise<void>) => async (route: Route) => {
+        // A reload may drop a response still being rewritten: nothing to do then.
+        await handler(route).catch(() => undefined)
+      }
+      await page.route(
+        /\/api\/wards\/?$/,
+        safe(async (route: Route) => {
+          const res = await route.fetch()
+          const wards = (await res.json()) as { bishop_id: number | null }[]
+          const some = wards.length > 0 ? wards : [{ id: 1, name: 'Setup ward', start_time: 600, bishop_id: null }]
+          const body = state.wards ? some.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
+          await route.fulfill({ response: res, json: body })
+        }),
+      )
+      await page.route(
+        /\/api\/calling-kanban\/board$/,
+        safe(async (route: Route) => {
+          const res = await route.fetch()
+          const board = await res.json()
+          const person = { id: 1, fname: 'Seat', lname: 'Holder' }
+          const fill = (n: number) =>
+            state.seats ? Array.from({ length: n }, (_, i) => ({ ...person, id: i + 1 })) : []
+          board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
+          board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
+          await route.fulfill({ response: res, json: board })
+        }),
+      )
+      await page.route(
+        /\/api\/users\/\?.*limit=1\b/,
+        safe(async (route: Route) => {
+          const res = await route.fetch()
+          await route.fulfill({
+            response: res,
+            headers: { ...res.headers(), 'x-total-count': state.users ? '5' : '1' },
+          })
+        }),
+      )
+      await page.route(
+        /\/api\/calling-kanban\/proposals\?limit=1$/,
+        safe(async (route: Route) => {
+          const res = await route.fetch()
+          await route.fulfill({
+            response: res,
+            json: [],
+            headers: { ...res.headers(), 'x-total-count': state.proposal ? '1' : '0' },
+          })
+        }),
+      )
       await page.goto('/signin')
       await page.getByLabel('Email').fill(ADMIN_EMAIL)
       await page.getByLabel('Password').fill(ADMIN_PASSWORD)

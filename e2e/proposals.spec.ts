@@ -13,9 +13,10 @@ import {
 
 /** Drags with real pointer events, as a person would (dnd-kit's pointer sensor). */
 async function dragTo(page: Page, card: Locator, column: Locator) {
-  // The card may sit low in a long column: bring it into view, then move it
-  // sideways (the columns are as tall as the tallest one).
-  await card.scrollIntoViewIfNeeded()
+  // The card may sit low in a long column: bring it to the middle of the
+  // screen (clear of the notices in the corners), then move it sideways (the
+  // columns are as tall as the tallest one).
+  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }))
   const from = (await card.locator('.pcard-calling').boundingBox())!
   const to = (await column.boundingBox())!
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)

@@ -304,6 +304,13 @@ export default function BoardPage() {
     return () => cancelAnimationFrame(frame)
   }, [focusTarget, board.data, tab])
 
+  // The notice stays a while, then goes (the live region has said it by then).
+  useEffect(() => {
+    if (!announcement) return
+    const timer = setTimeout(() => setAnnouncement(''), 10_000)
+    return () => clearTimeout(timer)
+  }, [announcement])
+
   const invalidate = (id: number) => {
     void qc.invalidateQueries({ queryKey: qk.board })
     void qc.invalidateQueries({ queryKey: actionKeys.all })
