@@ -257,10 +257,12 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
           {PERMISSIONS.map((p) => {
             const mine = me.permissions.includes(p)
             const locked = !mine && !current.includes(p)
-            const hintId = `grant-${user.id}-${p.replace('.', '-')}-hint`
+            const inputId = `grant-${user.id}-${p.replace('.', '-')}`
+            const hintId = `${inputId}-hint`
             return (
-              <label key={p} className="permission-option">
+              <div key={p} className="permission-option">
                 <input
+                  id={inputId}
                   type="checkbox"
                   checked={current.includes(p)}
                   disabled={locked}
@@ -268,13 +270,16 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
                   onChange={(e) => setChosen(e.target.checked ? [...current, p] : current.filter((x) => x !== p))}
                 />
                 <span>
-                  <span className="permission-label">{text.label(p)}</span>
+                  {/* The plain words are the name; the explanation is its description. */}
+                  <label htmlFor={inputId} className="permission-label">
+                    {text.label(p)}
+                  </label>
                   <small id={hintId} className="permission-hint">
                     {text.explain(p)}
                     {locked && ` ${t('grants.notHeld')}`}
                   </small>
                 </span>
-              </label>
+              </div>
             )
           })}
         </div>
