@@ -122,5 +122,6 @@ for (const size of SIZES) {
     await expect(page).toHaveURL(/\/board$/)
     expect((await admin.raw('GET', `/api/calling-kanban/proposals/${proposal.id}`)).status).toBe(404)
     await page.context().close()
+    await admin.req('DELETE', `/api/wards/${ward.id}`)
   })
 }
