@@ -4,7 +4,7 @@ import { useAuth } from './auth/AuthProvider'
 import { can } from './auth/roles'
 import type { Permission } from './api/types'
 import { SignInPage } from './auth/SignInPage'
-import { loadLayout } from './components/layoutChunk'
+import { loadBoardPage, loadLayout } from './preload'
 import { Loading } from './components/ui'
 import { ROUTES } from './routes'
 import { lazyPage } from './resilience/lazyPage'
@@ -14,7 +14,7 @@ import { RouteBoundary } from './resilience/ErrorBoundary'
 // Everything past sign-in is loaded on demand, each page when it is first
 // opened (no prefetch of pages the user may never visit on a slow phone link).
 const pages = {
-  board: () => import('./pages/board/BoardPage'),
+  board: loadBoardPage,
   proposal: () => import('./pages/proposals/ProposalPage'),
   newProposal: () => import('./pages/proposals/NewProposalPage'),
   speaking: () => import('./pages/speaking/SpeakingPage'),

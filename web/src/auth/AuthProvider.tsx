@@ -10,7 +10,7 @@ import {
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
-import { loadLayout } from '../components/layoutChunk'
+import { preloadFirstScreen } from '../preload'
 
 type Status = 'loading' | 'anonymous' | 'authenticated'
 
@@ -66,7 +66,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setStatus('anonymous')
           return
         }
-        void loadLayout()
+        preloadFirstScreen()
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
         setMe(profile)
@@ -116,7 +116,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
-      void loadLayout()
+      preloadFirstScreen()
       const tok = await api<TokenResponse>('/auth/login', {
         method: 'POST',
         form: { username: email, password },
