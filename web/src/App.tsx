@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { useAuth } from './auth/AuthProvider'
 import { can } from './auth/roles'
 import type { Permission } from './api/types'
@@ -49,15 +50,17 @@ const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
 
 function FullPageLoading() {
+  const { t } = useTranslation()
   return (
     <div className="boot">
-      <Loading label="Signing you in…" />
+      <Loading label={t('signingIn')} />
     </div>
   )
 }
 
 /** Signed-in users only; a forced password change blocks everything else. */
 function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permission }) {
+  const { t } = useTranslation()
   const { status, me } = useAuth()
   const location = useLocation()
   if (status === 'loading') return <FullPageLoading />
@@ -70,8 +73,8 @@ function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permissio
     return (
       <Layout>
         <div className="card">
-          <h1>Not available</h1>
-          <p>Your account does not have access to this page.</p>
+          <h1>{t('page.notAvailable')}</h1>
+          <p>{t('page.noAccess')}</p>
         </div>
       </Layout>
     )
@@ -92,6 +95,18 @@ function Page({ children }: { children: ReactNode }) {
     <RouteBoundary>
       <Suspense fallback={<Loading />}>{children}</Suspense>
     </RouteBoundary>
+  )
+}
+
+function NotFound() {
+  const { t } = useTranslation()
+  return (
+    <div className="boot">
+      <div className="card">
+        <h1>{t('page.notFound')}</h1>
+        <a href="/">{t('page.goStart')}</a>
+      </div>
+    </div>
   )
 }
 
@@ -218,17 +233,7 @@ export function App() {
           </RequireAuth>
         }
       />
-      <Route
-        path="*"
-        element={
-          <div className="boot">
-            <div className="card">
-              <h1>Page not found</h1>
-              <a href="/">Go to the start page</a>
-            </div>
-          </div>
-        }
-      />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   )
 }

@@ -9,7 +9,7 @@ export function AccountButton(props: ComponentPropsWithoutRef<'button'>) {
   const me = useMe()
   const name = fullName(me)
   return (
-    <button type="button" className="user-button" aria-label={t('account.menuFor', { name })} {...props}>
+    <button type="button" className="user-button" aria-label={t('nav.accountMenu', { name })} {...props}>
       <span className="avatar" aria-hidden="true">
         {(me.fname[0] ?? '') + (me.lname[0] ?? '')}
       </span>

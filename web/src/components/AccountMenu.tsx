@@ -23,7 +23,7 @@ export default function AccountMenu() {
         <Menu.Content className="menu" align="end" sideOffset={6}>
           <Menu.Label className="menu-label">{me.email}</Menu.Label>
           <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.profile)}>
-            {t('account.profile')}
+            {t('nav.profile')}
           </Menu.Item>
           <Menu.Separator className="menu-sep" />
           <Menu.Item
@@ -32,7 +32,7 @@ export default function AccountMenu() {
               void logout().then(() => navigate(ROUTES.signIn, { replace: true }))
             }}
           >
-            {t('account.signOut')}
+            {t('signOut')}
           </Menu.Item>
         </Menu.Content>
       </Menu.Portal>

@@ -28,7 +28,9 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
           {description ? (
             <RD.Description className="dialog-desc">{description}</RD.Description>
           ) : (
-            <RD.Description className="visually-hidden">{typeof title === 'string' ? title : 'Dialog'}</RD.Description>
+            <RD.Description className="visually-hidden">
+              {typeof title === 'string' ? title : t('dialog')}
+            </RD.Description>
           )}
           {children}
         </RD.Content>

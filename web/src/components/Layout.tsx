@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { useMe } from '../auth/AuthProvider'
 import { can } from '../auth/roles'
 import { ROUTES } from '../routes'
@@ -12,6 +13,7 @@ import { AccountButton } from './AccountButton'
 const AccountMenu = lazy(() => import('./AccountMenu'))
 
 export function Layout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation()
   const me = useMe()
   const { pathname } = useLocation()
   const mainRef = useRef<HTMLElement>(null)
@@ -32,23 +34,23 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [needsMe])
 
   const links: { to: string; label: string; show: boolean }[] = [
-    { to: ROUTES.board, label: 'Board', show: true },
-    { to: ROUTES.schedule, label: 'Speaking', show: true },
-    { to: ROUTES.callings, label: 'Callings', show: true },
-    { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
-    { to: ROUTES.wards, label: 'Wards', show: true },
+    { to: ROUTES.board, label: t('nav.board'), show: true },
+    { to: ROUTES.schedule, label: t('nav.speaking'), show: true },
+    { to: ROUTES.callings, label: t('nav.callings'), show: true },
+    { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
+    { to: ROUTES.wards, label: t('nav.wards'), show: true },
   ]
 
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('nav.skip')}
       </a>
       <header className="topbar">
         <NavLink to={ROUTES.board} className="brand">
-          Stake Admin
+          {t('appShort')}
         </NavLink>
-        <nav aria-label="Main" className="mainnav">
+        <nav aria-label={t('nav.label')} className="mainnav">
           {links
             .filter((l) => l.show)
             .map((l) => (
@@ -57,8 +59,13 @@ export function Layout({ children }: { children: ReactNode }) {
               </NavLink>
             ))}
           {needsMe > 0 && (
-            <NavLink to={ROUTES.board} className="needs-me" aria-label={`Needs me: ${needsMe}`} data-testid="needs-me">
-              Needs me <span className="needs-me-count">{needsMe}</span>
+            <NavLink
+              to={ROUTES.board}
+              className="needs-me"
+              aria-label={t('nav.needsMeLabel', { count: needsMe })}
+              data-testid="needs-me"
+            >
+              {t('nav.needsMe')} <span className="needs-me-count">{needsMe}</span>
             </NavLink>
           )}
         </nav>
