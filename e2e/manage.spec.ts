@@ -128,7 +128,11 @@ test('users: edit, grant access, reset the password, deactivate and activate', a
 
   await actions().click()
   await page.getByRole('menuitem', { name: 'Access' }).click()
-  await page.getByRole('dialog').getByLabel('speaking.manage').check()
+  // Permissions read in plain words, each with its one-line explanation.
+  await expect(page.getByRole('dialog').getByLabel('Manage the speaking schedule')).toHaveAccessibleDescription(
+    /monthly topics/,
+  )
+  await page.getByRole('dialog').getByLabel('Manage the speaking schedule').check()
   await page.getByRole('dialog').getByRole('button', { name: 'Save access' }).click()
   await expect(page.getByRole('dialog')).toBeHidden()
   expect((await admin.req('GET', `/api/users/${user.id}/permissions`)).permissions).toContain('speaking.manage')
@@ -145,6 +149,11 @@ test('users: edit, grant access, reset the password, deactivate and activate', a
 
   await actions().click()
   await page.getByRole('menuitem', { name: 'Deactivate' }).click()
+  // Deactivation asks first and says what it does.
+  const confirm = page.getByRole('dialog')
+  await expect(confirm).toContainText('signed out on every device')
+  await confirm.getByRole('button', { name: 'Deactivate' }).click()
+  await expect(confirm).toBeHidden()
   await expect(row).toContainText('Inactive')
   await actions().click()
   await page.getByRole('menuitem', { name: 'Activate' }).click()
