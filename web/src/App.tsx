@@ -24,6 +24,7 @@ const pages = {
   wards: () => import('./pages/wards/WardsPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
+  inbox: () => import('./pages/notifications/InboxPage'),
 }
 // Each retries its download and recovers from a deploy (resilience/chunks.ts).
 const BoardPage = lazyPage(pages.board)
@@ -36,6 +37,7 @@ const UsersPage = lazyPage(pages.users)
 const WardsPage = lazyPage(pages.wards)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
+const InboxPage = lazyPage(pages.inbox)
 
 function FullPageLoading() {
   return (
@@ -203,6 +205,16 @@ export function App() {
           <RequireAuth>
             <Page>
               <ProfilePage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.inbox}
+        element={
+          <RequireAuth>
+            <Page>
+              <InboxPage />
             </Page>
           </RequireAuth>
         }

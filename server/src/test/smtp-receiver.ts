@@ -123,6 +123,8 @@ export class SmtpReceiver {
         })
       },
     })
+    // A client going away mid-connection (a server process stopped) is no failure of the receiver.
+    server.on('error', () => {})
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     holder.receiver = new SmtpReceiver(server, (server.server.address() as AddressInfo).port)
     return holder.receiver

@@ -6,6 +6,7 @@ import { can, fullName } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
+import { NotificationBell } from './NotificationBell'
 
 export function Layout({ children }: { children: ReactNode }) {
   const me = useMe()
@@ -60,6 +61,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </NavLink>
           )}
         </nav>
+        <NotificationBell />
         <Menu.Root>
           <Menu.Trigger className="user-button" aria-label={`Account menu for ${fullName(me)}`}>
             <span className="avatar" aria-hidden="true">

@@ -3,6 +3,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { Proposal, Stage } from '../../api/types'
 import { STAGE_LABELS, isVotingStage } from '../../api/types'
 import { ROUTES } from '../../routes'
+import { RemindButton } from '../../components/RemindButton'
 
 export interface CardActions {
   canVote: boolean
@@ -56,6 +57,7 @@ export function ProposalCard({
               {voteLabel(p.my_vote)}
             </span>
           )}
+          <RemindButton proposalId={p.id} stage={p.stage} small />
         </div>
       )}
       {actions && (actions.canVote || (actions.canMove && (actions.next || actions.prev))) && (

@@ -20,6 +20,7 @@ import {
 } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
+import { EmailPreference } from './EmailPreference'
 
 function ProfileForm() {
   const me = useMe()
@@ -228,6 +229,7 @@ export default function ProfilePage() {
                 : 'No extra access.'}
             </p>
           </section>
+          <EmailPreference />
           <CalendarFeed />
           <Sessions />
         </div>

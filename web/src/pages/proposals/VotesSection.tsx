@@ -4,6 +4,7 @@ import { useUsersLite, userName } from '../../api/queries'
 import { STAGE_LABELS, isVotingStage, type Proposal, type Vote } from '../../api/types'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
+import { RemindButton } from '../../components/RemindButton'
 
 export function VotesSection({
   proposal: p,
@@ -38,6 +39,7 @@ export function VotesSection({
   return (
     <section className="card" aria-labelledby="votes-h">
       <h2 id="votes-h">Votes</h2>
+      <RemindButton proposalId={p.id} stage={p.stage} />
       {votingStage && (
         <p>
           At <strong>{STAGE_LABELS[p.stage]}</strong>: <span className="vote-yes">{p.approvals.approved} approved</span>
