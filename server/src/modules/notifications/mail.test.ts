@@ -142,6 +142,21 @@ describe('mail through a real SMTP server (contract §11)', () => {
     assert.ok(p.id > 0)
   })
 
+  it('after a long outage the attempts keep the schedule gaps from the late attempt', async () => {
+    receiver.failWith = () => 451
+    await submit(bishop.as, ward)
+    t.clock.advance(24 * 3600) // the worker was down for a day
+    assert.deepEqual(await deliver(), { sent: 0, retry: 1, failed: 0 })
+    assert.deepEqual(await deliver(), { sent: 0, retry: 0, failed: 0 })
+    await refresh(admin)
+    const [pending] = await outbox('pending')
+    assert.equal(Date.parse(pending!.next_attempt_at!), t.clock.now().getTime() + 30_000)
+    // Stop retrying this one for the next tests: deliver it.
+    receiver.failWith = () => null
+    t.clock.advance(30)
+    assert.deepEqual(await deliver(), { sent: 1, retry: 0, failed: 0 })
+  })
+
   it('a temporary failure then success delivers the message exactly once', async () => {
     let failures = 2
     receiver.failWith = () => (failures-- > 0 ? 421 : null)

@@ -63,9 +63,13 @@ async function deliverOne(deps: MailDeps, row: OutboxRow, leaseUntil: string): P
       html: row.html_body,
     })
   } catch (error) {
-    const next = nextAttemptAt(new Date(row.created_at), row.attempts + 1)
-    // Never before now: an attempt that ran late does not make the next one immediate twice.
-    const nextIso = next === null ? null : new Date(Math.max(next.getTime(), deps.clock.now().getTime())).toISOString()
+    const created = new Date(row.created_at)
+    const next = nextAttemptAt(created, row.attempts + 1)
+    // An attempt that ran late (the worker was down) keeps at least the schedule's gap
+    // before the next one, so the attempts are not spent all at once.
+    const gap = next === null ? 0 : next.getTime() - nextAttemptAt(created, row.attempts)!.getTime()
+    const nextIso =
+      next === null ? null : new Date(Math.max(next.getTime(), deps.clock.now().getTime() + gap)).toISOString()
     await retrying(() => markFailed(deps.db, row.id, leaseUntil, describe(error), nextIso))
     return next === null ? 'failed' : 'retry'
   }
