@@ -8,7 +8,11 @@ const SIZES = [
 ]
 
 async function signIn(browser: Browser, account: { email: string; password: string }, size: (typeof SIZES)[number]) {
-  const context = await browser.newContext({ viewport: size.viewport, isMobile: size.isMobile, hasTouch: size.isMobile })
+  const context = await browser.newContext({
+    viewport: size.viewport,
+    isMobile: size.isMobile,
+    hasTouch: size.isMobile,
+  })
   const page = await context.newPage()
   await page.goto('/signin')
   await page.getByLabel('Email').fill(account.email)

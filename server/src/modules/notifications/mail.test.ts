@@ -50,7 +50,7 @@ describe('mail through a real SMTP server (contract §11)', () => {
   })
 
   after(async () => {
-    sender?.close()
+    await sender?.close()
     await t?.close()
     await receiver?.close()
   })

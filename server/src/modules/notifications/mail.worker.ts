@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer'
+import { Worker } from 'node:worker_threads'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.ts'
@@ -33,18 +33,54 @@ const BATCH = 50
 const LEASE_SECONDS = 600
 const SMTP_TIMEOUT_MS = 30_000
 
-/** nodemailer over SMTP_URL: pooled connections, every wait bounded. */
-export function smtpSender(config: Pick<Config, 'smtpUrl'>): { send: SendMail; close(): void } {
+/**
+ * nodemailer over SMTP_URL on a worker thread (mail.thread.ts): pooled
+ * connections, every wait bounded, and the CPU of building and sending
+ * messages kept off the thread that answers requests.
+ */
+export function smtpSender(config: Pick<Config, 'smtpUrl'>): { send: SendMail; close(): Promise<void> } {
   if (!config.smtpUrl) throw new Error('smtpSender needs SMTP_URL')
-  const transport = nodemailer.createTransport({
-    url: config.smtpUrl,
-    pool: true,
-    maxConnections: 5,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
+  // The server runs its TypeScript through tsx, whose loader a new thread must register for itself.
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./mail.thread.ts', import.meta.url).href)}) })`
+  const thread = new Worker(boot, {
+    eval: true,
+    workerData: { smtpUrl: config.smtpUrl, timeoutMs: SMTP_TIMEOUT_MS },
   })
-  return { send: (message) => transport.sendMail(message), close: () => transport.close() }
+  thread.unref()
+  let nextId = 0
+  const waiting = new Map<number, { resolve(): void; reject(error: unknown): void }>()
+  thread.on('message', (answer: { id: number; ok: boolean; error?: object }) => {
+    const job = waiting.get(answer.id)
+    waiting.delete(answer.id)
+    if (answer.ok) job?.resolve()
+    else job?.reject(Object.assign(new Error('SMTP delivery failed'), answer.error))
+  })
+  let stopped: unknown = null
+  const failAll = (error: unknown) => {
+    stopped ??= error
+    for (const job of waiting.values()) job.reject(error)
+    waiting.clear()
+  }
+  thread.on('error', failAll)
+  thread.on('exit', () => failAll(new Error('the mail thread stopped')))
+  return {
+    send: (message) =>
+      new Promise<void>((resolve, reject) => {
+        if (stopped) return reject(stopped)
+        const id = ++nextId
+        waiting.set(id, { resolve, reject })
+        thread.postMessage({ id, message })
+      }),
+    async close() {
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()))
+      thread.postMessage({ id: 0, close: true })
+      // A thread that does not end by itself (a hung SMTP connection) is stopped.
+      const timer = setTimeout(() => void thread.terminate(), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
 }
 
 const describe = (error: unknown): string => {
@@ -136,7 +172,7 @@ export function mailWorker(
       stopped = true
       clearTimeout(timer)
       await running
-      sender?.close()
+      await sender?.close()
     },
   }
 }

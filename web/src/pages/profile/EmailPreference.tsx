@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useEmailPreference, useSaveEmailPreference } from '../../api/notifications'
 import type { EmailPreference as Choice } from '../../api/types'
@@ -12,7 +13,9 @@ export function EmailPreference() {
   const notify = useNotify()
   const preference = useEmailPreference()
   const save = useSaveEmailPreference()
-  const current = save.isPending ? save.variables : preference.data?.email
+  // The choice shows at once (a controlled radio would otherwise flip back until the answer).
+  const [chosen, setChosen] = useState<Choice | null>(null)
+  const current = chosen ?? preference.data?.email
   return (
     <section className="card" aria-labelledby="email-pref-h">
       <h2 id="email-pref-h">{t('preferences.title')}</h2>
@@ -29,7 +32,13 @@ export function EmailPreference() {
                 name="email-preference"
                 value={option}
                 checked={current === option}
-                onChange={() => save.mutate(option, { onSuccess: () => notify(t('preferences.saved'), 'success') })}
+                onChange={() => {
+                  setChosen(option)
+                  save.mutate(option, {
+                    onSuccess: () => notify(t('preferences.saved'), 'success'),
+                    onError: () => setChosen(null),
+                  })
+                }}
               />
               {t(`preferences.${option}`)}
             </label>
