@@ -26,6 +26,7 @@ const pages = {
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
   // Only a user with a temporary password sees it: not part of the sign-in download.
+  inbox: () => import('./pages/notifications/InboxPage'),
   changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
 }
 const LazyLayout = lazy(() => loadChunk(loadLayout).then((m) => ({ default: m.Layout })))
@@ -48,6 +49,7 @@ const WardsPage = lazyPage(pages.wards)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
+const InboxPage = lazyPage(pages.inbox)
 
 function FullPageLoading() {
   const { t } = useTranslation()
@@ -229,6 +231,16 @@ export function App() {
           <RequireAuth>
             <Page>
               <ProfilePage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.inbox}
+        element={
+          <RequireAuth>
+            <Page>
+              <InboxPage />
             </Page>
           </RequireAuth>
         }

@@ -14,5 +14,6 @@ export const ROUTES = {
   users: '/manage/users',
   wards: '/manage/wards',
   profile: '/profile',
+  inbox: '/inbox',
   public: '/public',
 }

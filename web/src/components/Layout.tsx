@@ -7,6 +7,7 @@ import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
+import { NotificationBell } from './NotificationBell'
 
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
@@ -69,6 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </NavLink>
           )}
         </nav>
+        <NotificationBell />
         <Suspense fallback={<AccountButton disabled />}>
           <AccountMenu />
         </Suspense>

@@ -23,6 +23,7 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
+import { Notifier } from '../notifications/notify.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
@@ -49,7 +50,11 @@ function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
 
 /** Proposals themselves and the board (contract §7). */
 export class ProposalsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
   private async checkReferences(
@@ -81,6 +86,7 @@ export class ProposalsService {
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
+        await this.notify.created(trx, id, actor.id, now)
         return id
       })
       return await proposalView(this.ctx.db, viewer, id)

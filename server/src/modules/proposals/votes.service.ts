@@ -17,10 +17,15 @@ import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
 
 /** Votes at sp_approval and hc_approval (contract §7). */
 export class VotesService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /**
    * Records the caller's vote at the current stage and, when the stage now
@@ -65,6 +70,7 @@ export class VotesService {
           note: `${counts.approved} approvals, no rejection`,
         })
         if (!moved) throw staleStage()
+        await this.notify.moved(trx, { proposalId: id, to: next, by: actor.id, at: now })
       }
       return { vote: await repo.findVote(trx, key), created }
     })
