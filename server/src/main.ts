@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   const firstRun = await startupTasks(app, config, database.db)
 
-  const purging = housekeeping(database.db, systemClock, app.log)
+  const purging = housekeeping(database.db, systemClock, app.log, { auditDays: config.auditRetentionDays })
   // Stopped while the app closes, before the database does (shutdown.ts).
   app.addHook('onClose', () => purging.stop())
   installShutdown(app, database, config.timeouts)

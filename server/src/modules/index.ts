@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import actionsRoutes from './actions/actions.routes.ts'
+import auditRoutes from './audit/audit.routes.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
 import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
@@ -26,6 +27,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/calling-kanban', routes: proposalsRoutes },
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
+  { prefix: '/audit', routes: auditRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -39,6 +41,7 @@ export const API_SEGMENTS = new Set([
   'client-errors',
   'wards',
   'actions',
+  'audit',
   'health',
   'ready',
   'docs',
