@@ -24,6 +24,7 @@ const pages = {
   wards: () => import('./pages/wards/WardsPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
+  audit: () => import('./pages/audit/AuditPage'),
 }
 // Each retries its download and recovers from a deploy (resilience/chunks.ts).
 const BoardPage = lazyPage(pages.board)
@@ -36,6 +37,7 @@ const UsersPage = lazyPage(pages.users)
 const WardsPage = lazyPage(pages.wards)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
+const AuditPage = lazyPage(pages.audit)
 
 function FullPageLoading() {
   return (
@@ -193,6 +195,16 @@ export function App() {
           <RequireAuth>
             <Page>
               <WardsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.audit}
+        element={
+          <RequireAuth perm="users.manage">
+            <Page>
+              <AuditPage />
             </Page>
           </RequireAuth>
         }

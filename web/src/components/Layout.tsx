@@ -6,6 +6,7 @@ import { can, fullName } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
+import { useTranslation } from 'react-i18next'
 
 export function Layout({ children }: { children: ReactNode }) {
   const me = useMe()
@@ -13,6 +14,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const navigate = useNavigate()
   const { pathname } = useLocation()
   const mainRef = useRef<HTMLElement>(null)
+  const { t } = useTranslation('common')
   const firstPath = useRef(pathname)
   // After a client-side page change, move focus to the content, as a full page load would.
   useEffect(() => {
@@ -35,6 +37,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.callings, label: 'Callings', show: true },
     { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: 'Wards', show: true },
+    { to: ROUTES.audit, label: t('auditNav'), show: can(me, 'users.manage') },
   ]
 
   return (

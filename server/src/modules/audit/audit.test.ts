@@ -181,8 +181,8 @@ describe('audit log: GET /audit and the entries each change writes', () => {
     ])
     assert.ok(rows.every((r) => r.target_type === 'calling' && r.target_id === calling.id))
     assert.deepEqual(rows[0]!.detail, { ...base, permissions: [] })
-    assert.deepEqual(rows[1]!.detail, { changes: { is_public: { from: false, to: true } } })
-    assert.deepEqual(rows[2]!.detail, { added: ['wards.manage'], removed: [] })
+    assert.deepEqual(rows[1]!.detail, { name: calling.name, changes: { is_public: { from: false, to: true } } })
+    assert.deepEqual(rows[2]!.detail, { name: calling.name, added: ['wards.manage'], removed: [] })
     assert.deepEqual(rows[3]!.detail, { calling: calling.name, slot_id: 1, user_id: holder.id })
     assert.deepEqual(rows[4]!.detail, { calling: calling.name, slot_id: 1, user_id: holder.id })
     assert.deepEqual(rows[5]!.detail, { name: calling.name })
@@ -220,6 +220,7 @@ describe('audit log: GET /audit and the entries each change writes', () => {
       [first.id, first.id, second.id, second.id],
     )
     assert.deepEqual(rows[4]!.detail, {
+      name: `${name} 2`,
       changes: { name: { from: name, to: `${name} 2` }, start_time: { from: 600, to: 540 } },
     })
     assert.deepEqual(rows[6]!.detail, { name: `${name} 2` })

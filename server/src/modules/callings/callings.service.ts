@@ -115,7 +115,7 @@ export class CallingsService {
         await slotRepo.deleteEmptySlotsAbove(trx, id, maxSlots)
         await slotRepo.ensureSlots(trx, id, maxSlots)
         // After the slots: the last-manager check's lock comes last (ARCHITECTURE.md, Lock order).
-        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
+        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, current, body.permissions)
         const row = await repo.updateCalling(trx, id, {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),
@@ -124,7 +124,16 @@ export class CallingsService {
         })
         const changes = callingChanges(current, row)
         if (changes)
-          await audit(trx, { by: actor.id, at: row.updated_at }, 'calling.update', { type: 'calling', id }, { changes })
+          await audit(
+            trx,
+            { by: actor.id, at: row.updated_at },
+            'calling.update',
+            { type: 'calling', id },
+            {
+              name: row.name,
+              changes,
+            },
+          )
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -160,7 +169,7 @@ export class CallingsService {
       const current = await repo.lockCalling(trx, id, dialect, 'update')
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()
-      const permissions = await this.replaceGrants(trx, actor, id, next)
+      const permissions = await this.replaceGrants(trx, actor, current, next)
       await repo.touchCalling(trx, id, this.ctx.clock.iso())
       return { permissions }
     })
@@ -173,16 +182,18 @@ export class CallingsService {
   private async replaceGrants(
     trx: Executor,
     actor: Actor,
-    id: number,
+    calling: { id: number; name: string },
     next: readonly Permission[],
   ): Promise<Permission[]> {
+    const id = calling.id
     const current = await repo.callingPermissions(trx, id)
     assertMayGrant(actor, current, next)
     const wanted = sortPermissions(new Set(next))
     await repo.replaceCallingPermissions(trx, id, wanted)
     const grants = grantChanges(current, wanted)
     const who = { by: actor.id, at: this.ctx.clock.iso() }
-    if (grants) await audit(trx, who, 'calling.grants_change', { type: 'calling', id }, grants)
+    if (grants)
+      await audit(trx, who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants })
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
       await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }

@@ -122,7 +122,7 @@ export class WardsService {
         }
         const ward = (await repo.findWard(trx, id))!
         const changes = fieldChanges(wardFacts(before), wardFacts(ward), ['name', 'start_time', 'speaking_sunday'])
-        if (changes) await audit(trx, who, 'ward.update', { type: 'ward', id }, { changes })
+        if (changes) await audit(trx, who, 'ward.update', { type: 'ward', id }, { name: ward.name, changes })
         return ward
       })
     } catch (error) {
