@@ -23,15 +23,17 @@ const num = (value: unknown): number | null => (typeof value === 'number' ? valu
 export function describeEntry(entry: AuditEntry, t: Translate, names: Names): string {
   const d = entry.detail
   const [group, verb] = entry.action.split('.') as [string, string]
-  const actor = entry.actor_id === null ? t('someone') : names.person(entry.actor_id)
+  const actor = entry.actor_id === null ? t('audit:someone') : names.person(entry.actor_id)
   const target = entry.target_type === 'user' ? names.person(entry.target_id) : ''
   const fields = () => {
     const changes = d.changes && typeof d.changes === 'object' ? Object.keys(d.changes) : []
-    return changes.map((f) => t(`fields.${f}`, { defaultValue: f })).join(', ')
+    return changes.map((f) => t(`audit:fields.${f}`, { defaultValue: f })).join(', ')
   }
   const fullName = [text(d.fname), text(d.lname)].filter(Boolean).join(' ')
-  const proposal = fullName ? t('proposalOf', { name: fullName }) : t('proposalNumber', { id: entry.target_id ?? '?' })
-  const stage = (value: unknown) => t(`stages.${text(value)}`, { defaultValue: text(value) })
+  const proposal = fullName
+    ? t('audit:proposalOf', { name: fullName })
+    : t('audit:proposalNumber', { id: entry.target_id ?? '?' })
+  const stage = (value: unknown) => t(`audit:stages.${text(value)}`, { defaultValue: text(value) })
   const time = (value: unknown) =>
     typeof value === 'string'
       ? new Intl.DateTimeFormat(names.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value))
@@ -49,22 +51,22 @@ export function describeEntry(entry: AuditEntry, t: Translate, names: Names): st
   switch (entry.action) {
     case 'slot.fill':
     case 'slot.release':
-      return t(`sentences.slot.${verb}`, {
+      return t(`audit:sentences.slot.${verb}`, {
         ...values,
         person: names.person(num(d.user_id)),
         calling: text(d.calling),
         slot: num(d.slot_id) ?? '?',
       })
     case 'proposal.stage':
-      return t('sentences.proposal.stage', { ...values, stage: stage(d.to) })
+      return t('audit:sentences.proposal.stage', { ...values, stage: stage(d.to) })
     case 'proposal.vote': {
       const key = d.approved === true ? 'approve' : d.approved === false ? 'reject' : 'vote'
-      return t(`sentences.proposal.${key}`, values)
+      return t(`audit:sentences.proposal.${key}`, values)
     }
     case 'override.set':
     case 'override.clear': {
-      const ward = d.ward_id === null ? t('notSpeaking') : names.ward(num(d.ward_id))
-      return t(`sentences.override.${verb}`, {
+      const ward = d.ward_id === null ? t('audit:notSpeaking') : names.ward(num(d.ward_id))
+      return t(`audit:sentences.override.${verb}`, {
         ...values,
         person: names.person(num(d.high_councilor_id)),
         ward,
@@ -73,15 +75,15 @@ export function describeEntry(entry: AuditEntry, t: Translate, names: Names): st
     }
     case 'auth.login_failed':
       return entry.target_id === null
-        ? t('sentences.auth.login_failed_unknown')
-        : t('sentences.auth.login_failed', { ...values, reason: t(`reasons.${text(d.reason)}`) })
+        ? t('audit:sentences.auth.login_failed_unknown')
+        : t('audit:sentences.auth.login_failed', { ...values, reason: t(`audit:reasons.${text(d.reason)}`) })
     case 'auth.lock':
-      if (d.scope === 'ip') return t('sentences.auth.lock_ip', { ip: text(d.ip), until: time(d.until) })
+      if (d.scope === 'ip') return t('audit:sentences.auth.lock_ip', { ip: text(d.ip), until: time(d.until) })
       return entry.target_id === null
-        ? t('sentences.auth.lock_unknown', { until: time(d.until) })
-        : t('sentences.auth.lock', { ...values, until: time(d.until) })
+        ? t('audit:sentences.auth.lock_unknown', { until: time(d.until) })
+        : t('audit:sentences.auth.lock', { ...values, until: time(d.until) })
   }
-  const key = `sentences.${group}.${verb}`
+  const key = `audit:sentences.${group}.${verb}`
   const sentence = t(key, { ...values, defaultValue: '' })
-  return sentence || t('sentences.other', { actor, action: entry.action })
+  return sentence || t('audit:sentences.other', { actor, action: entry.action })
 }
