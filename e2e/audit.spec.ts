@@ -101,3 +101,30 @@ test('the audit page is for users.manage only', async ({ browser, request }) => 
   await expect(page.getByRole('heading', { name: 'Not available' })).toBeVisible()
   await page.context().close()
 })
+
+test('in Spanish: the audit page and its sentences speak the reader’s language', async ({ browser, request }) => {
+  const admin = await adminApi(request)
+  const reader = await createUser(request, admin, 'Lectora', 'Auditoría')
+  await admin.req('PUT', `/api/users/${reader.id}/permissions`, { permissions: ['users.manage'] })
+  await admin.req('PUT', `/api/users/${reader.id}`, {
+    email: reader.email,
+    fname: reader.fname,
+    lname: reader.lname,
+    language: 'es',
+  })
+  const ward = unique('Barrio ')
+  await createWard(admin, ward)
+
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto('/signin')
+  await page.getByLabel(/Email|Correo/).fill(reader.email)
+  await page.getByLabel(/Password|Contraseña/).fill(reader.password)
+  await page.getByRole('button', { name: /Sign in|Iniciar sesión/ }).click()
+  await page.getByRole('navigation').getByRole('link', { name: 'Auditoría' }).click()
+  await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeVisible()
+  await expect(page.getByText(`${ADMIN} creó el barrio ${ward}`)).toBeVisible()
+  await page.getByLabel('Qué').selectOption({ label: 'Todo: Barrios' })
+  await expect(page.getByText(`${ADMIN} creó el barrio ${ward}`)).toBeVisible()
+  await context.close()
+})
