@@ -19,7 +19,9 @@ test('wards: create with a meeting time and a bishop, then edit', async ({ brows
   const row = page.getByRole('row', { name: new RegExp(name) })
   await expect(row).toContainText('9:30')
   await expect(row).toContainText(`${bishop.fname} Oduya`)
-  const wards = await admin.req('GET', '/api/wards/')
+  // A fresh API session: GET /wards/ is optional-auth, so a token expired by now
+  // (5 s in e2e) would read it as an anonymous caller, without bishops.
+  const wards = await (await adminApi(request)).req('GET', '/api/wards/')
   const created = wards.find((w: any) => w.name === name)
   expect(created.start_time).toBe(570)
   expect(created.bishop_id).toBe(bishop.id)
