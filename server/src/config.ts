@@ -20,6 +20,8 @@ export interface Config {
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
+  /** Days the audit log keeps an entry (contract §13); housekeeping deletes older ones. */
+  auditRetentionDays: number
   /** IANA time zone the stake's meeting times are in (calendar feed). */
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
@@ -213,6 +215,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),
     hcApprovalsRequired: int(env, 'HC_APPROVALS_REQUIRED', 3, 1, 100),
     highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 730, 1, 36500),
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
     smtpUrl: smtpUrl(env.SMTP_URL),

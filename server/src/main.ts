@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   const firstRun = await startupTasks(app, config, database.db)
 
-  const purging = housekeeping(database.db, systemClock, app.log)
+  const purging = housekeeping(database.db, systemClock, app.log, { auditDays: config.auditRetentionDays })
   // Stopped while the app closes, before the database does (shutdown.ts).
   app.addHook('onClose', () => purging.stop())
   const jobs = { db: database.db, dialect: database.dialect, clock: systemClock, config, log: app.log }

@@ -25,8 +25,9 @@ const pages = {
   wards: () => import('./pages/wards/WardsPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
-  // Only a user with a temporary password sees it: not part of the sign-in download.
   inbox: () => import('./pages/notifications/InboxPage'),
+  audit: () => import('./pages/audit/AuditPage'),
+  // Only a user with a temporary password sees it: not part of the sign-in download.
   changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
 }
 const LazyLayout = lazy(() => loadChunk(loadLayout).then((m) => ({ default: m.Layout })))
@@ -50,6 +51,7 @@ const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
 const InboxPage = lazyPage(pages.inbox)
+const AuditPage = lazyPage(pages.audit)
 
 function FullPageLoading() {
   const { t } = useTranslation()
@@ -221,6 +223,16 @@ export function App() {
           <RequireAuth>
             <Page>
               <WardsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.audit}
+        element={
+          <RequireAuth perm="users.manage">
+            <Page>
+              <AuditPage />
             </Page>
           </RequireAuth>
         }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import actionsRoutes from './actions/actions.routes.ts'
+import auditRoutes from './audit/audit.routes.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
 import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
@@ -28,6 +29,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
   { prefix: '', routes: notificationsRoutes },
+  { prefix: '/audit', routes: auditRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -43,6 +45,7 @@ export const API_SEGMENTS = new Set([
   'actions',
   'notifications',
   'outbox',
+  'audit',
   'health',
   'ready',
   'docs',

@@ -40,6 +40,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.callings, label: t('nav.callings'), show: true },
     { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
+    { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
   ]
 
   return (

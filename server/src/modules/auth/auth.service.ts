@@ -10,6 +10,7 @@ import * as sessions from './sessions.repository.ts'
 import { SignInAttempts } from './attempts.ts'
 import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { audit, type AuditDetail } from '../audit/audit.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -50,13 +51,22 @@ export class AuthService {
     const account = emailKey(username)
     const keys = { account, ip: client.ip }
     // Counted before the password is checked (S4); an active lock wins even over a correct password.
-    await this.attempts.admit(keys)
+    const admission = await this.attempts.admit(keys)
 
     const user = await findUserByEmail(db, account)
     // Unknown email, wrong password and inactive user take the same path and
-    // the same time: one argon2 verification each.
+    // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
-    if (!user || !ok || !user.active) throw unauthorized(BAD_CREDENTIALS)
+    if (!user || !ok || !user.active) {
+      // Its own transaction: the 401 that follows commits nothing else (contract §13).
+      const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
+      const target = user ? ({ type: 'user', id: user.id } as const) : null
+      await withTransaction(db, async (trx) => {
+        await audit(trx, { by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip })
+        await this.attempts.recordLocks(trx, admission, target)
+      })
+      throw unauthorized(BAD_CREDENTIALS)
+    }
     await this.attempts.succeeded(keys)
 
     const secret = newRefreshSecret()
@@ -87,7 +97,11 @@ export class AuthService {
    * 19). Any older token this session issued is treated as stolen and ends
    * the session; a secret it never issued ends nothing (S6).
    */
-  async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
+  async refresh(
+    cookieValue: string | undefined,
+    log: (msg: string, data: object) => void,
+    client?: ClientInfo,
+  ): Promise<IssuedSession> {
     const { db, clock } = this.ctx
     const parsed = parseRefreshToken(cookieValue)
     if (!parsed) throw unauthorized('Session expired or revoked')
@@ -131,7 +145,17 @@ export class AuthService {
       }
 
       if (await sessions.isRetiredToken(db, session.id, presented)) {
-        await retrying(() => sessions.deleteSession(db, session.id))
+        await withTransaction(db, async (trx) => {
+          await sessions.deleteSession(trx, session.id)
+          const detail: AuditDetail = client ? { ip: client.ip } : {}
+          await audit(
+            trx,
+            { by: null, at: nowIso },
+            'auth.refresh_reuse',
+            { type: 'user', id: session.user_id },
+            detail,
+          )
+        })
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       }
       // A secret this session never issued (forged) changes nothing (S6).

@@ -24,7 +24,10 @@ import {
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
 import { Notifier } from '../notifications/notify.ts'
-import { retrying, withTransaction } from '../../db/transaction.ts'
+import { withTransaction } from '../../db/transaction.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { fieldChanges } from '../audit/audit.facts.ts'
+import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -87,6 +90,8 @@ export class ProposalsService {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
         await this.notify.created(trx, id, actor.id, now)
+        const facts = { ...factsOf(fields), is_release: isRelease, stage }
+        await audit(trx, { by: actor.id, at: now }, 'proposal.create', proposalTarget(id), facts)
         return id
       })
       return await proposalView(this.ctx.db, viewer, id)
@@ -125,9 +130,17 @@ export class ProposalsService {
     })
     try {
       const now = this.ctx.clock.iso()
-      const written = await retrying(() =>
-        repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id),
-      )
+      const written = await withTransaction(this.ctx.db, async (trx) => {
+        if (!(await repo.updateProposalFields(trx, id, fields, now, canManage(viewer) ? null : actor.id))) return false
+        const keys = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter'] as const
+        const changes = fieldChanges(current, fields, keys)
+        if (changes)
+          await audit(trx, { by: actor.id, at: now }, 'proposal.update', proposalTarget(id), {
+            ...factsOf(fields),
+            changes,
+          })
+        return true
+      })
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)
@@ -144,7 +157,13 @@ export class ProposalsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
-    if (await retrying(() => repo.deleteProposalUnlessDone(this.ctx.db, id))) return
+    const deleted = await withTransaction(this.ctx.db, async (trx) => {
+      const facts = await proposalFacts(trx, id)
+      if (!facts || !(await repo.deleteProposalUnlessDone(trx, id))) return false
+      await audit(trx, { by: actor.id, at: this.ctx.clock.iso() }, 'proposal.delete', proposalTarget(id), facts)
+      return true
+    })
+    if (deleted) return
     const row = await repo.findProposal(this.ctx.db, id)
     if (!row) throw proposalNotFound()
     // Only a done proposal escapes the conditional DELETE: it is part of the record.

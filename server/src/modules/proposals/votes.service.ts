@@ -18,6 +18,8 @@ import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { Notifier } from '../notifications/notify.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { factsOf, proposalTarget } from './proposals.audit.ts'
 
 /** Votes at sp_approval and hc_approval (contract §7). */
 export class VotesService {
@@ -55,6 +57,8 @@ export class VotesService {
       const key = { proposal_id: id, stage: proposal.stage, approver_id: actor.id }
       const created = await repo.insertVoteIfNew(trx, key, approved, now)
       if (!created) await repo.changeVote(trx, key, approved, now)
+      const facts = { ...factsOf(proposal), stage: proposal.stage, approved, revote: !created }
+      await audit(trx, { by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts)
 
       const required = approvalsRequired(proposal.stage, config)
       const counts = await repo.countVotes(trx, id, proposal.stage)
