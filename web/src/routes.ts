@@ -13,6 +13,8 @@ export const ROUTES = {
   calling: (id: number | string) => `/manage/callings/${id}`,
   users: '/manage/users',
   wards: '/manage/wards',
+  audit: '/manage/audit',
   profile: '/profile',
+  inbox: '/inbox',
   public: '/public',
 }

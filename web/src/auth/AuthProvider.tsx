@@ -13,6 +13,7 @@ import {
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
+import { preloadFirstScreen } from '../preload'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
 /**
@@ -86,6 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setStatus('anonymous')
           return
         }
+        preloadFirstScreen()
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
         adoptAccountLanguage(profile)
@@ -140,6 +142,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string, options?: { shared?: boolean }) => {
+      preloadFirstScreen()
       const form: Record<string, string> = { username: email, password }
       if (options?.shared) form.shared_computer = 'true'
       const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })

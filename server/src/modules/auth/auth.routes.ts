@@ -104,7 +104,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         try {
           return send(
             reply,
-            await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg)),
+            await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg), {
+              ip: request.ip,
+              userAgent: request.headers['user-agent'] ?? null,
+            }),
           )
         } catch (error) {
           clearCookie(reply)

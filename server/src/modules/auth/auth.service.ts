@@ -12,6 +12,7 @@ import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRef
 import { retrying, withTransaction } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
+import { audit, type AuditDetail } from '../audit/audit.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -73,13 +74,22 @@ export class AuthService {
     const account = emailKey(username)
     const keys = { account, ip: client.ip }
     // Counted before the password is checked (S4); an active lock wins even over a correct password.
-    await this.attempts.admit(keys)
+    const admission = await this.attempts.admit(keys)
 
     const user = await findUserByEmail(db, account)
     // Unknown email, wrong password and inactive user take the same path and
-    // the same time: one argon2 verification each.
+    // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
-    if (!user || !ok || !user.active) throw unauthorized(BAD_CREDENTIALS)
+    if (!user || !ok || !user.active) {
+      // Its own transaction: the 401 that follows commits nothing else (contract §13).
+      const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
+      const target = user ? ({ type: 'user', id: user.id } as const) : null
+      await withTransaction(db, async (trx) => {
+        await audit(trx, { by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip })
+        await this.attempts.recordLocks(trx, admission, target)
+      })
+      throw unauthorized(BAD_CREDENTIALS)
+    }
     await this.attempts.succeeded(keys)
 
     const secret = newRefreshSecret()
@@ -113,7 +123,11 @@ export class AuthService {
    * session unused for 30 minutes is ended and answered 401 `session_idle`
    * (contract §13).
    */
-  async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
+  async refresh(
+    cookieValue: string | undefined,
+    log: (msg: string, data: object) => void,
+    client?: ClientInfo,
+  ): Promise<IssuedSession> {
     const { db, clock } = this.ctx
     const parsed = parseRefreshToken(cookieValue)
     if (!parsed) throw sessionExpired()
@@ -174,7 +188,17 @@ export class AuthService {
       }
 
       if (await sessions.isRetiredToken(db, session.id, presented)) {
-        await retrying(() => sessions.deleteSession(db, session.id))
+        await withTransaction(db, async (trx) => {
+          await sessions.deleteSession(trx, session.id)
+          const detail: AuditDetail = client ? { ip: client.ip } : {}
+          await audit(
+            trx,
+            { by: null, at: nowIso },
+            'auth.refresh_reuse',
+            { type: 'user', id: session.user_id },
+            detail,
+          )
+        })
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       }
       // A secret this session never issued (forged) changes nothing (S6).

@@ -6,13 +6,18 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './comments.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import { canDeleteComment, canEditComment, type Viewer } from './proposals.policy.ts'
-import { retrying } from '../../db/transaction.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
 
 const commentNotFound = () => notFound('Comment')
 
 /** Comments on a proposal (contract §7): anyone who sees the proposal may comment. */
 export class CommentsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /** The body's ids may only repeat what the path and the caller already say. */
   private checkBody(viewer: Viewer, proposalId: number, body: CommentBody): void {
@@ -38,7 +43,11 @@ export class CommentsService {
     try {
       const now = this.ctx.clock.iso()
       const comment = { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() }
-      const id = await retrying(() => repo.insertComment(this.ctx.db, comment, now))
+      const id = await withTransaction(this.ctx.db, async (trx) => {
+        const inserted = await repo.insertComment(trx, comment, now)
+        await this.notify.commented(trx, proposalId, actor.id, now)
+        return inserted
+      })
       return (await repo.findComment(this.ctx.db, proposalId, id))!
     } catch (error) {
       // The proposal was deleted meanwhile.

@@ -9,6 +9,7 @@ import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy
 import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -22,7 +23,11 @@ const DAY_MS = 24 * 3600 * 1000
 
 /** The one interview of a proposal (contract §7). */
 export class InterviewService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /**
    * Schedules (or replaces) the interview, at the `interview` stage only. The
@@ -52,6 +57,7 @@ export class InterviewService {
         { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },
         now,
       )
+      await this.notify.interviewAssigned(trx, id, interviewerId, actor.id, now)
       return repo.toInterview(row)
     })
   }
@@ -105,6 +111,7 @@ export class InterviewService {
         note: 'Interview completed',
       })
       if (!moved) throw staleStage()
+      await this.notify.moved(trx, { proposalId: id, to: 'sustain', by: actor.id, at: now })
       return repo.toInterview(row)
     })
   }
