@@ -24,6 +24,7 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
+import { checkArchiveDates } from '../sustainings/archive.input.ts'
 import { checkLinks } from '../sustainings/links.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 
@@ -114,6 +115,7 @@ export class ProposalsService {
   }
 
   async list(actor: Actor, query: ProposalListQuery): Promise<{ rows: Proposal[]; total: number }> {
+    checkArchiveDates(query)
     const viewer = await loadViewer(this.ctx, actor)
     const { limit = 50, offset = 0, ...filter } = query
     return repo.listProposalViews(this.ctx.db, viewer, filter, limit, offset)

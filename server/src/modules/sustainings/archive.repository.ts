@@ -21,19 +21,30 @@ export interface ArchiveRow {
 }
 
 /**
- * Every matching proposal the viewer may see, newest first, read in batches
- * by keyset on the id: the CSV streams without holding the whole result (or
- * an OFFSET scan) in memory. Two queries per batch: the rows, then the names
- * of the wards they were presented in.
+ * Every matching proposal the viewer may see, newest first, in batches: the
+ * matching ids first (one query, a few bytes a row), then each batch's
+ * columns by primary key and the names of the wards it was presented in.
+ * The CSV streams without holding every row, and no batch re-runs the
+ * filter (keyset pages re-sorted the whole match for each batch when the
+ * filter used another index).
  */
-export async function* archiveRows(
+export async function* archiveBatches(
   db: Executor,
   viewer: Viewer,
   filter: ProposalFilter,
   batchSize = 1000,
-): AsyncGenerator<ArchiveRow> {
-  let before: number | null = null
-  for (;;) {
+): AsyncGenerator<ArchiveRow[]> {
+  const ids = (
+    await db
+      .selectFrom('proposals as p')
+      .select('p.id')
+      .where(visibleTo(viewer))
+      .where(archiveMatching(filter))
+      .orderBy('p.id', 'desc')
+      .execute()
+  ).map((r) => r.id)
+  for (let start = 0; start < ids.length; start += batchSize) {
+    const batch = ids.slice(start, start + batchSize)
     const rows = await db
       .selectFrom('proposals as p')
       .innerJoin('wards as w', 'w.id', 'p.ward_id')
@@ -51,36 +62,24 @@ export async function* archiveRows(
         'p.stage_changed_at',
         'i.interview_date',
       ])
-      .where(visibleTo(viewer))
-      .where(archiveMatching(filter))
-      .$if(before !== null, (q) => q.where('p.id', '<', before!))
+      .where('p.id', 'in', batch)
       .orderBy('p.id', 'desc')
-      .limit(batchSize)
       .execute()
-    if (rows.length === 0) return
     const presented = await db
       .selectFrom('proposal_presentations as pp')
       .innerJoin('wards as w', 'w.id', 'pp.ward_id')
       .select(['pp.proposal_id', 'w.name'])
-      .where(
-        'pp.proposal_id',
-        'in',
-        rows.map((r) => r.id),
-      )
+      .where('pp.proposal_id', 'in', batch)
       .orderBy('pp.proposal_id')
       .orderBy('w.name')
       .execute()
     const names = new Map<number, string[]>()
     for (const p of presented) names.set(p.proposal_id, [...(names.get(p.proposal_id) ?? []), p.name])
-    for (const r of rows) {
-      yield {
-        ...r,
-        is_release: Boolean(r.is_release),
-        interview_date: r.interview_date ?? '',
-        presented_in: (names.get(r.id) ?? []).join(';'),
-      }
-    }
-    if (rows.length < batchSize) return
-    before = rows[rows.length - 1]!.id
+    yield rows.map((r) => ({
+      ...r,
+      is_release: Boolean(r.is_release),
+      interview_date: r.interview_date ?? '',
+      presented_in: (names.get(r.id) ?? []).join(';'),
+    }))
   }
 }
