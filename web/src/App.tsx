@@ -24,6 +24,8 @@ const pages = {
   wards: () => import('./pages/wards/WardsPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
+  sustainings: () => import('./pages/sustainings/SustainingsPage'),
+  archive: () => import('./pages/sustainings/ArchivePage'),
 }
 // Each retries its download and recovers from a deploy (resilience/chunks.ts).
 const BoardPage = lazyPage(pages.board)
@@ -36,6 +38,8 @@ const UsersPage = lazyPage(pages.users)
 const WardsPage = lazyPage(pages.wards)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
+const SustainingsPage = lazyPage(pages.sustainings)
+const ArchivePage = lazyPage(pages.archive)
 
 function FullPageLoading() {
   return (
@@ -193,6 +197,26 @@ export function App() {
           <RequireAuth>
             <Page>
               <WardsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.sustainings}
+        element={
+          <RequireAuth>
+            <Page>
+              <SustainingsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.archive}
+        element={
+          <RequireAuth>
+            <Page>
+              <ArchivePage />
             </Page>
           </RequireAuth>
         }

@@ -14,5 +14,7 @@ export const ROUTES = {
   users: '/manage/users',
   wards: '/manage/wards',
   profile: '/profile',
+  sustainings: '/sustaining',
+  archive: '/archive',
   public: '/public',
 }

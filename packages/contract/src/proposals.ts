@@ -109,6 +109,8 @@ export const ProposalListQuery = Type.Object({
   is_release: Type.Optional(Type.Boolean()),
   /** Case-insensitive match on names, spouse name and proposed calling. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Archive: the proposed calling contains this text (case-insensitive for ASCII letters). */
+  calling: Type.Optional(Type.String({ maxLength: 200 })),
   /** Archive (contract §12): stage_changed_at on or after this date (YYYY-MM-DD, UTC). */
   from: Type.Optional(DateOnly),
   /** Archive: stage_changed_at on or before this date (YYYY-MM-DD, UTC). */

@@ -6,6 +6,7 @@ import { can, fullName } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
+import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
 
 export function Layout({ children }: { children: ReactNode }) {
   const me = useMe()
@@ -54,6 +55,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 {l.label}
               </NavLink>
             ))}
+          <SustainingsNav />
           {needsMe > 0 && (
             <NavLink to={ROUTES.board} className="needs-me" aria-label={`Needs me: ${needsMe}`} data-testid="needs-me">
               Needs me <span className="needs-me-count">{needsMe}</span>

@@ -129,6 +129,9 @@ function matching(filter: ProposalFilter) {
     if (filter.is_release !== undefined) conditions.push(eb('p.is_release', '=', filter.is_release))
     const text = filter.q?.trim()
     if (text) conditions.push(eb('p.search_key', 'like', containsPattern(text)))
+    const calling = filter.calling?.trim()
+    if (calling)
+      conditions.push(eb(eb.fn('lower', ['p.proposed_calling']), 'like', containsPattern(calling.toLowerCase())))
     // §12 archive: dates on stage_changed_at, as UTC days (ISO text compares in order).
     if (filter.from !== undefined) conditions.push(eb('p.stage_changed_at', '>=', filter.from))
     if (filter.to !== undefined) conditions.push(eb('p.stage_changed_at', '<', nextDay(filter.to)))
@@ -286,6 +289,7 @@ export interface ProposalFilter {
   ward_id?: number
   is_release?: boolean
   q?: string
+  calling?: string
   from?: string
   to?: string
 }

@@ -90,6 +90,7 @@ describe('archive: list filters and proposals.csv (contract §12)', () => {
       [tricky.id, otherWard.id].sort((a, b) => a - b),
     )
     assert.deepEqual(await listIds(manager, 'from=2026-04-02&stage=declined'), [declined.id])
+    assert.deepEqual(await listIds(manager, 'calling=STAKE%20CL'), [done.id])
     assert.deepEqual(locs(await manager('GET', `${PROPOSALS}?from=2026-02-30`)), ['query.from'])
     assert.deepEqual(locs(await manager('GET', `${PROPOSALS}?to=yesterday`)), ['query.to'])
   })
@@ -120,6 +121,10 @@ describe('archive: list filters and proposals.csv (contract §12)', () => {
   })
 
   it("prefixes '-' too, and holds every row without paging", async () => {
+    assert.deepEqual(
+      (await csv(manager, 'calling=stake clerk')).rows.map((r) => Number(r[0])),
+      [done.id],
+    )
     const { rows } = await csv(manager, 'stage=declined')
     assert.ok(rows.some((r) => r[1] === "'-minus"))
     const all = await csv(manager)

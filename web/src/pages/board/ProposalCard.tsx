@@ -2,6 +2,7 @@ import { Link } from 'react-router'
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { Proposal, Stage } from '../../api/types'
 import { STAGE_LABELS, isVotingStage } from '../../api/types'
+import { PresentedProgress } from '../sustainings/PresentedProgress'
 import { ROUTES } from '../../routes'
 
 export interface CardActions {
@@ -45,6 +46,7 @@ export function ProposalCard({
       </div>
       <div className="pcard-calling">{p.proposed_calling}</div>
       <div className="pcard-ward muted small">{wardLabel}</div>
+      <PresentedProgress proposal={p} className="pcard-presented small" />
       {votingStage && (
         <div className="pcard-votes small">
           <span className="votes" aria-label={`${p.approvals.approved} approvals, ${p.approvals.rejected} rejections`}>

@@ -16,6 +16,7 @@ import { CommentsSection } from './CommentsSection'
 import { VotesSection } from './VotesSection'
 import { InterviewSection } from './InterviewSection'
 import { HistorySection } from './HistorySection'
+import { PresentedProgress } from '../sustainings/PresentedProgress'
 
 function StageTrack({ p }: { p: Proposal }) {
   const path = stagePath(p.is_release)
@@ -181,6 +182,7 @@ export default function ProposalPage() {
         }
       />
       <StageTrack p={p} />
+      <PresentedProgress proposal={p} className="lead" />
 
       <div className="proposal-grid">
         <div className="stack">
@@ -196,7 +198,12 @@ export default function ProposalPage() {
                   ward_id: p.ward_id,
                   submitter: p.submitter,
                   is_release: p.is_release,
+                  scope: p.scope,
+                  releases: p.releases,
+                  calling_id: p.calling_id,
+                  user_id: p.user_id,
                 }}
+                editingId={p.id}
                 wards={wards.data ?? []}
                 lockedWardId={manager ? null : p.ward_id}
                 allowRelease={false}
