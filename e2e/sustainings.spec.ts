@@ -45,7 +45,7 @@ test('a stake calling: proposal → presented in every ward → recorded and sea
   await expect(page.getByTestId('duplicate-warning').getByRole('link', { name: 'Ward choir director' })).toBeVisible()
   await page.getByLabel('Proposed calling').fill(calling.name)
   await page.getByLabel('Ward', { exact: true }).selectOption({ label: ward.name })
-  await page.getByLabel('Every ward (stake calling)').check()
+  await page.getByLabel('Stake-wide (every congregation)').check()
   await page.locator('#proposal-calling-id').selectOption({ label: calling.name })
   await page.getByRole('combobox', { name: 'Person on the roster (optional)' }).fill(member.lname)
   await page.getByRole('option', { name: new RegExp(member.lname) }).click()
