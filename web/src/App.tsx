@@ -27,6 +27,8 @@ const pages = {
   public: () => import('./pages/public/PublicPage'),
   inbox: () => import('./pages/notifications/InboxPage'),
   audit: () => import('./pages/audit/AuditPage'),
+  sustainings: () => import('./pages/sustainings/SustainingsPage'),
+  archive: () => import('./pages/sustainings/ArchivePage'),
   // Only a user with a temporary password sees it: not part of the sign-in download.
   changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
 }
@@ -52,6 +54,8 @@ const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
 const InboxPage = lazyPage(pages.inbox)
 const AuditPage = lazyPage(pages.audit)
+const SustainingsPage = lazyPage(pages.sustainings)
+const ArchivePage = lazyPage(pages.archive)
 
 function FullPageLoading() {
   const { t } = useTranslation()
@@ -233,6 +237,26 @@ export function App() {
           <RequireAuth perm="users.manage">
             <Page>
               <AuditPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.sustainings}
+        element={
+          <RequireAuth>
+            <Page>
+              <SustainingsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.archive}
+        element={
+          <RequireAuth>
+            <Page>
+              <ArchivePage />
             </Page>
           </RequireAuth>
         }

@@ -16,5 +16,7 @@ export const ROUTES = {
   audit: '/manage/audit',
   profile: '/profile',
   inbox: '/inbox',
+  sustainings: '/sustaining',
+  archive: '/archive',
   public: '/public',
 }

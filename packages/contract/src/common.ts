@@ -61,6 +61,10 @@ export const ERROR_CODES = [
   /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
   'busy',
   'unavailable',
+  /** §12: presenting a proposal a second time in one ward. */
+  'already_presented',
+  /** §12: recording a proposal whose calling has no vacant slot. */
+  'no_vacancy',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

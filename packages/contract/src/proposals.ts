@@ -21,6 +21,9 @@ export type PersonRef = Static<typeof PersonRef>
 /** Free text that must contain something besides spaces; stored trimmed. */
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' })
 
+/** A calendar date, YYYY-MM-DD (the service also refuses impossible dates such as 2026-02-30). */
+export const DateOnly = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })
+
 export const Interview = Type.Object({
   id: Id,
   proposal_id: Id,
@@ -31,6 +34,25 @@ export const Interview = Type.Object({
   interview_date: Nullable(Timestamp),
 })
 export type Interview = Static<typeof Interview>
+
+/** `ward`: presented in its own ward; `stake`: presented in every ward (contract §12). */
+export const ProposalScope = Type.Union([Type.Literal('ward'), Type.Literal('stake')])
+export type ProposalScope = Static<typeof ProposalScope>
+
+/** A person released as part of this change (contract §12). */
+export const Release = Type.Object({
+  fname: Text(100),
+  lname: Text(100),
+  calling: Text(200),
+  /** With `user_id`: recording the proposal releases that user's slot in this calling. */
+  calling_id: Type.Optional(Nullable(Id)),
+  user_id: Type.Optional(Nullable(Id)),
+})
+export type Release = Static<typeof Release>
+
+/** A ward where the proposal was presented, and the date (YYYY-MM-DD). */
+export const Presentation = Type.Object({ ward_id: Id, at: Type.String() })
+export type Presentation = Static<typeof Presentation>
 
 export const Proposal = Type.Object({
   id: Id,
@@ -50,6 +72,13 @@ export const Proposal = Type.Object({
   /** The caller's own vote at the current stage. */
   my_vote: Nullable(Type.Boolean()),
   interview: Nullable(Interview),
+  scope: ProposalScope,
+  releases: Type.Array(Release),
+  /** The calling and user that recording seats (a release: unseats); null when not linked. */
+  calling_id: Nullable(Id),
+  user_id: Nullable(Id),
+  /** Wards where it was presented for sustaining, by ward id. */
+  presented_in: Type.Array(Presentation),
 })
 export type Proposal = Static<typeof Proposal>
 
@@ -64,6 +93,13 @@ export const ProposalBody = Type.Object({
   submitter: Type.Optional(Id),
   /** Only on create; a PUT may repeat it but not change it. */
   is_release: Type.Optional(Type.Boolean()),
+  /** Default `ward` on create; omitted on PUT keeps the current value. */
+  scope: Type.Optional(ProposalScope),
+  /** Default `[]` on create; omitted on PUT keeps the current list. */
+  releases: Type.Optional(Type.Array(Release, { maxItems: 50 })),
+  /** Must exist (422); null unlinks; omitted on PUT keeps the current value. */
+  calling_id: Type.Optional(Nullable(Id)),
+  user_id: Type.Optional(Nullable(Id)),
 })
 export type ProposalBody = Static<typeof ProposalBody>
 
@@ -73,6 +109,12 @@ export const ProposalListQuery = Type.Object({
   is_release: Type.Optional(Type.Boolean()),
   /** Case-insensitive match on names, spouse name and proposed calling. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Archive: the proposed calling contains this text (case-insensitive for ASCII letters). */
+  calling: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Archive (contract §12): stage_changed_at on or after this date (YYYY-MM-DD, UTC). */
+  from: Type.Optional(DateOnly),
+  /** Archive: stage_changed_at on or before this date (YYYY-MM-DD, UTC). */
+  to: Type.Optional(DateOnly),
   limit: Type.Optional(Limit),
   offset: Type.Optional(Offset),
 })

@@ -9,6 +9,7 @@ import notificationsRoutes from './notifications/notifications.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
+import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustainings.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 
@@ -26,6 +27,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/wards', routes: wardsRoutes },
   { prefix: '/speaking', routes: speakingRoutes },
   { prefix: '/calling-kanban', routes: proposalsRoutes },
+  { prefix: '/calling-kanban', routes: sustainingTrackerRoutes },
+  { prefix: '/sustainings', routes: sustainingsRoutes },
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
   { prefix: '', routes: notificationsRoutes },
@@ -46,6 +49,7 @@ export const API_SEGMENTS = new Set([
   'notifications',
   'outbox',
   'audit',
+  'sustainings',
   'health',
   'ready',
   'docs',

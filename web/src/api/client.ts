@@ -233,6 +233,8 @@ export interface RequestOptions {
   /** Send without the access token and without refresh-on-401. */
   anonymous?: boolean
   signal?: AbortSignal
+  /** Read a successful body as a Blob (a CSV or HTML download) instead of JSON. */
+  as?: 'blob'
 }
 
 export interface ApiResponse<T> {
@@ -323,7 +325,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     res = await send(path, opts, token)
   }
 
-  const data = await parseBody(res)
+  const data = opts.as === 'blob' && res.ok ? await res.blob() : await parseBody(res)
   if (!res.ok) {
     if (res.status === 403 && (data as { code?: string } | null)?.code === 'password_change_required') {
       for (const l of passwordRequiredListeners) l()

@@ -27,6 +27,9 @@ export type OpenStage = C.OpenStage
 export type Stage = C.Stage
 export type Interview = C.Interview
 export type Proposal = C.Proposal
+export type Release = C.Release
+export type ProposalScope = C.ProposalScope
+export type Sustainings = C.Sustainings
 export type Board = C.Board
 export type Actions = C.Actions
 export type ActionItem = C.ActionItem
@@ -50,6 +53,11 @@ export interface ProposalInput {
   ward_id: number
   submitter: number
   is_release: boolean
+  /** Contract §12; omitted on a PUT keeps the stored value. */
+  scope?: C.ProposalScope
+  releases?: C.Release[]
+  calling_id?: number | null
+  user_id?: number | null
 }
 
 export const STAGE_LABELS: Record<Stage, string> = {

@@ -12,6 +12,7 @@ import { NotificationBell } from './NotificationBell'
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
 const AccountMenu = lazy(() => import('./AccountMenu'))
+import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
@@ -60,6 +61,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 {l.label}
               </NavLink>
             ))}
+          <SustainingsNav />
           {needsMe > 0 && (
             <NavLink
               to={ROUTES.board}

@@ -9,6 +9,7 @@ import { lockProposal } from './proposals.repository.ts'
 import { transition, type Transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { Notifier } from '../notifications/notify.ts'
+import { recordOnRoster } from '../sustainings/records.ts'
 
 export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
@@ -26,9 +27,16 @@ export class LifecycleService {
   }
 
   /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
-  private async commit(viewer: Viewer, move: Omit<Transition, 'by' | 'at'>, lost: () => AppError): Promise<Proposal> {
+  private async commit(
+    actor: Actor,
+    viewer: Viewer,
+    move: Omit<Transition, 'by' | 'at'>,
+    lost: () => AppError,
+  ): Promise<Proposal> {
     const at = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
+      // §12: recording fills and releases the linked slots in the same transaction.
+      if (move.from === 'record' && move.to === 'done') await recordOnRoster(trx, this.ctx, actor, move.proposalId)
       if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
       await this.notify.moved(trx, { ...move, by: viewer.id, at })
     })
@@ -54,7 +62,7 @@ export class LifecycleService {
           : `There is no stage to ${direction} to from ${fromStage}`,
       )
     }
-    return this.commit(viewer, { proposalId: id, isRelease, from: fromStage, to }, staleStage)
+    return this.commit(actor, viewer, { proposalId: id, isRelease, from: fromStage, to }, staleStage)
   }
 
   /** POST /sustain, /set-apart, /record: the step of that name, 409 wrong_stage elsewhere. */
@@ -65,7 +73,7 @@ export class LifecycleService {
     const isRelease = Boolean(current.is_release)
     const to = current.stage === step ? neighbourStage(step, isRelease, 'advance') : null
     if (!to) throw notHere()
-    return this.commit(viewer, { proposalId: id, isRelease, from: step, to }, notHere)
+    return this.commit(actor, viewer, { proposalId: id, isRelease, from: step, to }, notHere)
   }
 
   /** POST /decline {reason}: any open stage → declined; the reason is the history note. */

@@ -97,7 +97,20 @@ export interface ProposalFacts {
   stage: Stage
   /** The stage a declined proposal was declined at (null otherwise). */
   declined_from?: Stage | null
+  /** 'ward' when absent (contract §12). */
+  scope?: string
 }
+
+/**
+ * Stages at which a stake-scope proposal is every bishop's to see (contract
+ * §12: each ward presents it); a proposal declined at one of them stays so.
+ */
+export const STAKE_PRESENTED_STAGES = ['sustain', 'set_apart', 'record', 'done'] as const satisfies readonly Stage[]
+
+/** A stake-scope proposal from sustain on, seen by a bishop of any ward (§12). */
+export const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'scope'>): boolean =>
+  proposal.scope === 'stake' &&
+  (STAKE_PRESENTED_STAGES as readonly Stage[]).includes(proposal.declined_from ?? proposal.stage)
 
 /** A proposal at sp_approval, or declined there, is the presidency's (S9). */
 export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from'>): boolean =>
@@ -105,14 +118,16 @@ export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'decli
 
 /**
  * Contract §7 and S9: the submitter and the ward's bishop always; a manager
- * always; the presidency at sp_approval; proposals.view from hc_approval on.
+ * always; the presidency at sp_approval; proposals.view from hc_approval on;
+ * every bishop a stake-scope proposal from sustain on (§12).
  */
 export function canSee(
   viewer: Viewer,
-  proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from'>,
+  proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from' | 'scope'>,
 ): boolean {
   if (seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id))
     return true
+  if (viewer.roles.bishopWardIds.length > 0 && seenByEveryBishop(proposal)) return true
   return atPresidencyStage(proposal) ? viewer.roles.presidency : viewer.permissions.has('proposals.view')
 }
 

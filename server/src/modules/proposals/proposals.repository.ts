@@ -1,10 +1,28 @@
-import { type ExpressionBuilder, type Selectable } from 'kysely'
-import { CLOSED_STAGES, OPEN_STAGES, type Interview, type Proposal, type Stage } from '@stake/contract'
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
+import {
+  CLOSED_STAGES,
+  OPEN_STAGES,
+  type Interview,
+  type Presentation,
+  type Proposal,
+  type ProposalScope,
+  type Release,
+  type Stage,
+} from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
+import { dialectOf } from '../../db/dialect.ts'
 import { containsPattern } from '../../db/like.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
-import { PRESIDENCY_KEYS, ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
+import {
+  PRESIDENCY_KEYS,
+  ROLE_KEYS,
+  rolesFromSeats,
+  seesAll,
+  STAKE_PRESENTED_STAGES,
+  type Roles,
+  type Viewer,
+} from './proposals.policy.ts'
 import type { ProposalsTable } from './proposals.tables.ts'
 
 export type ProposalRow = Selectable<ProposalsTable>
@@ -56,9 +74,13 @@ const SHOWN = [
   'p.stage_changed_at',
   'p.submitted_at',
   'p.updated_at',
+  'p.scope',
+  'p.releases',
+  'p.calling_id',
+  'p.user_id',
 ] as const
 
-type ProposalScope = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
+type ProposalsExpr = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
 
 /**
  * Rows a viewer who does not see everything may see (contract §7, S9): own
@@ -67,27 +89,53 @@ type ProposalScope = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
  * `canSee` in proposals.policy.ts.
  */
 function ownOrWard(viewer: Viewer) {
-  return (eb: ProposalScope) => {
+  return (eb: ProposalsExpr) => {
     const wards = viewer.roles.bishopWardIds
     const privacy = eb.fn.coalesce('p.declined_from', 'p.stage')
     return eb.or([
       eb('p.submitter', '=', viewer.id),
       ...(wards.length ? [eb('p.ward_id', 'in', wards)] : []),
+      // §12: every bishop presents a stake-scope proposal, so sees it from sustain on.
+      ...(wards.length ? [eb.and([eb('p.scope', '=', 'stake'), eb(privacy, 'in', [...STAKE_PRESENTED_STAGES])])] : []),
       ...(viewer.permissions.has('proposals.view') ? [eb(privacy, '<>', 'sp_approval')] : []),
       ...(viewer.roles.presidency ? [eb(privacy, '=', 'sp_approval')] : []),
     ])
   }
 }
 
+/** The day after a YYYY-MM-DD date, as YYYY-MM-DD. */
+const nextDay = (date: string): string =>
+  new Date(Date.parse(`${date}T00:00:00.000Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10)
+
+/**
+ * A proposal's presentations (§12) as one JSON array per row, from a
+ * correlated subquery on the (proposal_id, ward_id) key: lists and the board
+ * keep their fixed number of queries. Order is fixed by the mapper.
+ */
+export function presentedInJson(db: Executor) {
+  return dialectOf(db) === 'postgres'
+    ? sql<unknown>`(select coalesce(json_agg(json_build_object('ward_id', pp.ward_id, 'at', pp.at)), '[]'::json) from proposal_presentations pp where pp.proposal_id = p.id)`
+    : sql<unknown>`(select coalesce(json_group_array(json_object('ward_id', pp.ward_id, 'at', pp.at)), '[]') from proposal_presentations pp where pp.proposal_id = p.id)`
+}
+
+/** The list filters of GET /proposals, for the CSV archive (same filters, contract §12). */
+export const archiveMatching = (filter: ProposalFilter) => matching(filter)
+
 /** The list filters of GET /proposals. */
 function matching(filter: ProposalFilter) {
-  return (eb: ProposalScope) => {
+  return (eb: ProposalsExpr) => {
     const conditions = []
     if (filter.stage !== undefined) conditions.push(eb('p.stage', '=', filter.stage))
     if (filter.ward_id !== undefined) conditions.push(eb('p.ward_id', '=', filter.ward_id))
     if (filter.is_release !== undefined) conditions.push(eb('p.is_release', '=', filter.is_release))
     const text = filter.q?.trim()
     if (text) conditions.push(eb('p.search_key', 'like', containsPattern(text)))
+    const calling = filter.calling?.trim()
+    if (calling)
+      conditions.push(eb(eb.fn('lower', ['p.proposed_calling']), 'like', containsPattern(calling.toLowerCase())))
+    // §12 archive: dates on stage_changed_at, as UTC days (ISO text compares in order).
+    if (filter.from !== undefined) conditions.push(eb('p.stage_changed_at', '>=', filter.from))
+    if (filter.to !== undefined) conditions.push(eb('p.stage_changed_at', '<', nextDay(filter.to)))
     return eb.and(conditions)
   }
 }
@@ -98,7 +146,7 @@ function matching(filter: ProposalFilter) {
  * change to the rule without code of their own.
  */
 export function visibleTo(viewer: Viewer) {
-  return (eb: ProposalScope) => (seesAll(viewer) ? eb.and([]) : ownOrWard(viewer)(eb))
+  return (eb: ProposalsExpr) => (seesAll(viewer) ? eb.and([]) : ownOrWard(viewer)(eb))
 }
 
 /**
@@ -117,6 +165,7 @@ function proposalViews(db: Executor, viewer: Viewer) {
       'i.interviewer_id',
       'i.scheduled_for',
       'i.interview_date',
+      presentedInJson(db).as('presented_in'),
       eb
         .selectFrom('proposal_votes as v')
         .select((e) => e.fn.countAll<number>().as('n'))
@@ -148,7 +197,20 @@ type CardRow = Omit<ProposalRow, 'search_key' | 'declined_from'> & {
   interviewer_id: number | null
   scheduled_for: string | null
   interview_date: string | null
+  /** JSON text on SQLite, parsed JSON on PostgreSQL (presentedInJson). */
+  presented_in?: unknown
 }
+
+const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.parse(value) : value)
+
+/** The stored releases column (JSON text). */
+export const parseReleases = (value: string): Release[] => (fromJson(value) as Release[] | null) ?? []
+
+/** presentedInJson's value, in ward order. */
+export const parsePresentedIn = (value: unknown): Presentation[] =>
+  ((fromJson(value) as Presentation[] | null) ?? [])
+    .map((p) => ({ ward_id: Number(p.ward_id), at: String(p.at) }))
+    .sort((a, b) => a.ward_id - b.ward_id)
 
 type ViewRow = CardRow & {
   approved_count: number | string | null
@@ -191,6 +253,11 @@ export function toProposal(row: CardRow, votes: VoteTally): Proposal {
     approvals: { approved: votes.approved, rejected: votes.rejected },
     my_vote: votes.mine,
     interview,
+    scope: row.scope,
+    releases: parseReleases(row.releases),
+    calling_id: row.calling_id ?? null,
+    user_id: row.user_id ?? null,
+    presented_in: parsePresentedIn(row.presented_in ?? []),
   }
 }
 
@@ -207,11 +274,25 @@ export async function findProposalView(db: Executor, viewer: Viewer, id: number)
   return row && toView(row as ViewRow)
 }
 
+/** Several proposals in their API shape, oldest submission first, those the viewer may see (one query). */
+export async function findProposalViews(db: Executor, viewer: Viewer, ids: readonly number[]): Promise<Proposal[]> {
+  if (ids.length === 0) return []
+  const rows = await proposalViews(db, viewer)
+    .where('p.id', 'in', [...ids])
+    .orderBy('p.submitted_at')
+    .orderBy('p.id')
+    .execute()
+  return (rows as ViewRow[]).map(toView)
+}
+
 export interface ProposalFilter {
   stage?: Stage
   ward_id?: number
   is_release?: boolean
   q?: string
+  calling?: string
+  from?: string
+  to?: string
 }
 
 export async function listProposalViews(
@@ -269,6 +350,11 @@ export interface ProposalFields {
   proposed_calling: string
   ward_id: number
   submitter: number
+  scope: ProposalScope
+  /** JSON text of the releases. */
+  releases: string
+  calling_id: number | null
+  user_id: number | null
 }
 
 /** What `q` matches: "fname lname", "lname fname", the spouse name and the calling, lower-cased here (full Unicode, unlike SQLite's lower()). */

@@ -4,6 +4,7 @@ import {
   type Proposal,
   type ProposalBody,
   type ProposalListQuery,
+  type Release,
   type Stage,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
@@ -28,6 +29,8 @@ import { withTransaction } from '../../db/transaction.ts'
 import { audit } from '../audit/audit.repository.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
+import { checkArchiveDates } from '../sustainings/archive.input.ts'
+import { checkLinks } from '../sustainings/links.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -38,8 +41,11 @@ const editRefused = (stage: Stage) =>
     isOpen(stage) ? 'Only the submitter or a proposal manager may edit this proposal' : 'This proposal is closed',
   )
 
-/** Trimmed fields; an empty spouse name is no spouse name. */
-function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
+/**
+ * Trimmed fields; an empty spouse name is no spouse name. The §12 fields
+ * omitted from the body keep `current` (a PUT) or take their defaults.
+ */
+function fieldsOf(body: ProposalBody, submitter: number, current?: repo.ProposalRow): repo.ProposalFields {
   const spouse = body.spouse_name?.trim()
   return {
     fname: body.fname.trim(),
@@ -48,8 +54,20 @@ function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
     proposed_calling: body.proposed_calling.trim(),
     ward_id: body.ward_id,
     submitter,
+    scope: body.scope ?? current?.scope ?? 'ward',
+    releases: body.releases ? JSON.stringify(body.releases.map(trimRelease)) : (current?.releases ?? '[]'),
+    calling_id: body.calling_id !== undefined ? body.calling_id : (current?.calling_id ?? null),
+    user_id: body.user_id !== undefined ? body.user_id : (current?.user_id ?? null),
   }
 }
+
+const trimRelease = (r: Release): Release => ({
+  fname: r.fname.trim(),
+  lname: r.lname.trim(),
+  calling: r.calling.trim(),
+  calling_id: r.calling_id ?? null,
+  user_id: r.user_id ?? null,
+})
 
 /** Proposals themselves and the board (contract §7). */
 export class ProposalsService {
@@ -73,6 +91,7 @@ export class ProposalsService {
     if (changed.submitter && fields.submitter !== viewer.id && !(await repo.userExists(db, fields.submitter))) {
       throw invalid(['body', 'submitter'], 'User not found')
     }
+    await checkLinks(db, fields)
   }
 
   async create(actor: Actor, body: ProposalBody): Promise<Proposal> {
@@ -96,7 +115,7 @@ export class ProposalsService {
       })
       return await proposalView(this.ctx.db, viewer, id)
     } catch (error) {
-      // The ward was deleted between the check and the insert.
+      // The ward (or a linked calling or user) was deleted between the check and the insert.
       if (isForeignKeyViolation(error)) throw wardMissing()
       throw error
     }
@@ -107,6 +126,7 @@ export class ProposalsService {
   }
 
   async list(actor: Actor, query: ProposalListQuery): Promise<{ rows: Proposal[]; total: number }> {
+    checkArchiveDates(query)
     const viewer = await loadViewer(this.ctx, actor)
     const { limit = 50, offset = 0, ...filter } = query
     return repo.listProposalViews(this.ctx.db, viewer, filter, limit, offset)
@@ -123,7 +143,7 @@ export class ProposalsService {
       // The stage path depends on it; a release and a call are different proposals.
       throw invalid(['body', 'is_release'], 'is_release cannot be changed after submission')
     }
-    const fields = fieldsOf(body, submitter)
+    const fields = fieldsOf(body, submitter, current)
     await this.checkReferences(viewer, fields, {
       ward: fields.ward_id !== current.ward_id,
       submitter: submitter !== current.submitter,

@@ -1,5 +1,5 @@
 import type { Generated, SqlBool } from 'kysely'
-import type { Stage } from '@stake/contract'
+import type { ProposalScope, Stage } from '@stake/contract'
 
 /** Table types of the proposal tracker (migration 20261122000400_proposals). */
 export interface ProposalsTable {
@@ -17,6 +17,12 @@ export interface ProposalsTable {
   declined_from: Generated<Stage | null>
   submitted_at: string
   updated_at: string
+  /** 'ward' | 'stake' (contract §12, migration 20261125003000_sustainings). */
+  scope: Generated<ProposalScope>
+  /** JSON array of releases (contract §12); read and written whole with the proposal. */
+  releases: Generated<string>
+  calling_id: Generated<number | null>
+  user_id: Generated<number | null>
   /** Lower-cased text that `q` searches (migration 20261122000650_proposal_search); never in a response. */
   search_key: Generated<string>
 }
@@ -60,8 +66,19 @@ export interface ProposalCommentsTable {
   edited_at: string | null
 }
 
+/** Where a proposal was presented for sustaining (contract §12); one row per ward. */
+export interface ProposalPresentationsTable {
+  proposal_id: number
+  ward_id: number
+  /** YYYY-MM-DD */
+  at: string
+  by_user_id: number
+  created_at: string
+}
+
 declare module '../../db/schema.ts' {
   interface DB {
+    proposal_presentations: ProposalPresentationsTable
     proposals: ProposalsTable
     proposal_history: ProposalHistoryTable
     proposal_votes: ProposalVotesTable

@@ -5,6 +5,7 @@ import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { PersonRef, Proposal, Stage } from '../../api/types'
 import { isVotingStage } from '../../api/types'
 import { useUsersLite, userName } from '../../api/queries'
+import { PresentedProgress } from '../sustainings/PresentedProgress'
 import { ROUTES } from '../../routes'
 import { formatDateTime } from '../../i18n/format'
 import { names } from './boardText'
@@ -93,6 +94,7 @@ export function ProposalCard({
       <div className="pcard-calling">{p.proposed_calling}</div>
       <div className="pcard-ward muted small">{wardLabel}</div>
       {p.stage === 'interview' && <InterviewLine proposal={p} />}
+      <PresentedProgress proposal={p} className="pcard-presented small" />
       {votingStage && (
         <div className="pcard-votes small">
           <span className="pcard-tally" data-testid="tally">

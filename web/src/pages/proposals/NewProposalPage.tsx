@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router'
-import { useQueryClient } from '@tanstack/react-query'
-import { api } from '../../api/client'
-import { qk, useWards } from '../../api/queries'
-import type { Proposal, ProposalInput } from '../../api/types'
+import { useTranslation } from 'react-i18next'
+import { useWards } from '../../api/queries'
+import { useCreateProposal } from '../../api/sustainings'
+import type { ProposalInput } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { bishopWards, can, isBishop } from '../../auth/roles'
 import { useNotify } from '../../components/Notice'
@@ -11,13 +11,14 @@ import { ROUTES } from '../../routes'
 import { ProposalForm } from './ProposalForm'
 
 export default function NewProposalPage() {
+  const { t } = useTranslation('sustainings')
   const me = useMe()
   const wards = useWards()
   const navigate = useNavigate()
-  const qc = useQueryClient()
   const notify = useNotify()
+  const create = useCreateProposal()
 
-  if (wards.isLoading) return <Loading />
+  if (wards.isLoading) return <Loading label={t('loading')} />
   if (wards.error) return <ErrorMessage error={wards.error} />
   const allWards = wards.data ?? []
   // A bishop without stake-wide rights proposes only for his own ward (contract §7).
@@ -33,23 +34,26 @@ export default function NewProposalPage() {
     ward_id: lockedWardId ?? 0,
     submitter: me.id,
     is_release: false,
+    scope: 'ward',
+    releases: [],
+    calling_id: null,
+    user_id: null,
   }
 
   return (
     <div className="narrow">
-      <PageHeader title="New proposal" />
+      <PageHeader title={t('newProposal.title')} />
       <div className="card">
         <ProposalForm
           initial={initial}
           wards={choosable}
           lockedWardId={lockedWardId}
           allowRelease
-          submitLabel="Submit proposal"
+          submitLabel={t('newProposal.submit')}
           onCancel={() => navigate(ROUTES.board)}
           onSubmit={async (input) => {
-            const created = await api<Proposal>('/calling-kanban/proposals', { method: 'POST', body: input })
-            await qc.invalidateQueries({ queryKey: qk.board })
-            notify('Proposal submitted.', 'success')
+            const created = await create.mutateAsync(input)
+            notify(t('newProposal.submitted'), 'success')
             navigate(ROUTES.proposal(created.id))
           }}
         />

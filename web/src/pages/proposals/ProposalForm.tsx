@@ -1,8 +1,25 @@
 import { useState, type FormEvent } from 'react'
-import type { ProposalInput, Ward } from '../../api/types'
+import { useTranslation } from 'react-i18next'
+import type { ProposalInput, Release, Ward } from '../../api/types'
+import { useCallingOptions, useOpenProposalsFor } from '../../api/sustainings'
 import { Field, splitError, type FieldErrors } from '../../components/ui'
+import { UserPicker } from '../../components/UserPicker'
+import { Link } from 'react-router'
+import { ROUTES } from '../../routes'
 
-const FIELDS = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter', 'is_release']
+const FIELDS = [
+  'fname',
+  'lname',
+  'spouse_name',
+  'proposed_calling',
+  'ward_id',
+  'submitter',
+  'is_release',
+  'scope',
+  'calling_id',
+  'user_id',
+  'releases',
+]
 
 interface Props {
   initial: ProposalInput
@@ -11,25 +28,59 @@ interface Props {
   lockedWardId?: number | null
   allowRelease: boolean
   submitLabel: string
+  /** The proposal being edited: left out of the "already proposed" warning. */
+  editingId?: number
   onSubmit(input: ProposalInput): Promise<unknown>
   onCancel?(): void
 }
 
-export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submitLabel, onSubmit, onCancel }: Props) {
-  const [v, setV] = useState<ProposalInput>(lockedWardId != null ? { ...initial, ward_id: lockedWardId } : initial)
+const emptyRelease = (): Release => ({ fname: '', lname: '', calling: '', calling_id: null, user_id: null })
+
+export function ProposalForm({
+  initial,
+  wards,
+  lockedWardId,
+  allowRelease,
+  submitLabel,
+  editingId,
+  onSubmit,
+  onCancel,
+}: Props) {
+  const { t } = useTranslation('sustainings')
+  const [v, setV] = useState<ProposalInput>(() => ({
+    scope: 'ward',
+    releases: [],
+    calling_id: null,
+    user_id: null,
+    ...initial,
+    ...(lockedWardId != null ? { ward_id: lockedWardId } : {}),
+  }))
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const callings = useCallingOptions()
+  const duplicates = useOpenProposalsFor(v.fname, v.lname, editingId)
+  const releases = v.releases ?? []
 
   const set = <K extends keyof ProposalInput>(k: K, value: ProposalInput[K]) => setV((x) => ({ ...x, [k]: value }))
+  const setRelease = (i: number, patch: Partial<Release>) =>
+    set(
+      'releases',
+      releases.map((r, j) => (j === i ? { ...r, ...patch } : r)),
+    )
 
   async function submit(e: FormEvent) {
     e.preventDefault()
     const errs: FieldErrors = {}
-    if (!v.fname.trim()) errs.fname = 'Enter the first name.'
-    if (!v.lname.trim()) errs.lname = 'Enter the last name.'
-    if (!v.proposed_calling.trim()) errs.proposed_calling = 'Enter the calling.'
-    if (!v.ward_id) errs.ward_id = 'Choose a ward.'
+    if (!v.fname.trim()) errs.fname = t('form.errors.fname')
+    if (!v.lname.trim()) errs.lname = t('form.errors.lname')
+    if (!v.proposed_calling.trim()) errs.proposed_calling = t('form.errors.calling')
+    if (!v.ward_id) errs.ward_id = t('form.errors.ward')
+    releases.forEach((r, i) => {
+      if (!r.fname.trim()) errs[`releases.${i}.fname`] = t('form.errors.fname')
+      if (!r.lname.trim()) errs[`releases.${i}.lname`] = t('form.errors.lname')
+      if (!r.calling.trim()) errs[`releases.${i}.calling`] = t('form.errors.calling')
+    })
     setErrors(errs)
     setGeneral(null)
     if (Object.keys(errs).length > 0) return
@@ -41,6 +92,13 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         lname: v.lname.trim(),
         proposed_calling: v.proposed_calling.trim(),
         spouse_name: v.spouse_name?.trim() ? v.spouse_name.trim() : null,
+        releases: releases.map((r) => ({
+          fname: r.fname.trim(),
+          lname: r.lname.trim(),
+          calling: r.calling.trim(),
+          calling_id: r.calling_id ?? null,
+          user_id: r.user_id ?? null,
+        })),
       })
     } catch (err) {
       const { fields, general: g } = splitError(err, FIELDS)
@@ -52,6 +110,16 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
   }
 
   const lockedWard = lockedWardId != null ? wards.find((w) => w.id === lockedWardId) : undefined
+  const callingSelect = (value: number | null | undefined, onChange: (id: number | null) => void, id: string) => (
+    <select id={id} value={value ?? ''} onChange={(e) => onChange(e.target.value ? Number(e.target.value) : null)}>
+      <option value="">{t('form.noCalling')}</option>
+      {(callings.data ?? []).map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.name}
+        </option>
+      ))}
+    </select>
+  )
 
   return (
     <form onSubmit={submit} noValidate className="form-grid">
@@ -60,16 +128,27 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
           {general}
         </p>
       )}
-      <Field label="First name" error={errors.fname}>
+      <Field label={t('form.fname')} error={errors.fname}>
         <input value={v.fname} onChange={(e) => set('fname', e.target.value)} autoComplete="off" />
       </Field>
-      <Field label="Last name" error={errors.lname}>
+      <Field label={t('form.lname')} error={errors.lname}>
         <input value={v.lname} onChange={(e) => set('lname', e.target.value)} autoComplete="off" />
       </Field>
-      <Field label="Spouse name" error={errors.spouse_name} hint="Optional">
+      {duplicates.length > 0 && (
+        <div className="notice notice-warning span-2" role="status" data-testid="duplicate-warning">
+          {t('form.duplicate', { count: duplicates.length })}{' '}
+          {duplicates.map((p, i) => (
+            <span key={p.id}>
+              {i > 0 && ', '}
+              <Link to={ROUTES.proposal(p.id)}>{p.proposed_calling}</Link>
+            </span>
+          ))}
+        </div>
+      )}
+      <Field label={t('form.spouse')} error={errors.spouse_name} hint={t('form.optional')}>
         <input value={v.spouse_name ?? ''} onChange={(e) => set('spouse_name', e.target.value)} autoComplete="off" />
       </Field>
-      <Field label="Proposed calling" error={errors.proposed_calling}>
+      <Field label={t('form.proposedCalling')} error={errors.proposed_calling}>
         <input
           value={v.proposed_calling}
           onChange={(e) => set('proposed_calling', e.target.value)}
@@ -77,13 +156,13 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
         />
       </Field>
       {lockedWardId != null ? (
-        <Field label="Ward" hint="Bishops propose for their own ward.">
-          <input value={lockedWard?.name ?? `Ward ${lockedWardId}`} readOnly />
+        <Field label={t('form.ward')} hint={t('form.bishopWard')}>
+          <input value={lockedWard?.name ?? t('form.wardN', { id: lockedWardId })} readOnly />
         </Field>
       ) : (
-        <Field label="Ward" error={errors.ward_id}>
+        <Field label={t('form.ward')} error={errors.ward_id}>
           <select value={v.ward_id || ''} onChange={(e) => set('ward_id', Number(e.target.value))}>
-            <option value="">Choose a ward…</option>
+            <option value="">{t('form.chooseWard')}</option>
             {wards.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.name}
@@ -94,26 +173,99 @@ export function ProposalForm({ initial, wards, lockedWardId, allowRelease, submi
       )}
       {allowRelease && (
         <fieldset className="field radio-group">
-          <legend>Type</legend>
+          <legend>{t('form.type')}</legend>
           <label>
-            <input type="radio" name="kind" checked={!v.is_release} onChange={() => set('is_release', false)} /> Call to
-            a calling
+            <input type="radio" name="kind" checked={!v.is_release} onChange={() => set('is_release', false)} />{' '}
+            {t('form.call')}
           </label>
           <label>
-            <input type="radio" name="kind" checked={v.is_release} onChange={() => set('is_release', true)} /> Release
-            from a calling
+            <input type="radio" name="kind" checked={v.is_release} onChange={() => set('is_release', true)} />{' '}
+            {t('form.release')}
           </label>
           {errors.is_release && <small className="field-error">{errors.is_release}</small>}
         </fieldset>
       )}
+      <fieldset className="field radio-group">
+        <legend>{t('form.scope')}</legend>
+        <label>
+          <input type="radio" name="scope" checked={v.scope !== 'stake'} onChange={() => set('scope', 'ward')} />{' '}
+          {t('form.scopeWard')}
+        </label>
+        <label>
+          <input type="radio" name="scope" checked={v.scope === 'stake'} onChange={() => set('scope', 'stake')} />{' '}
+          {t('form.scopeStake')}
+        </label>
+        {errors.scope && <small className="field-error">{errors.scope}</small>}
+      </fieldset>
+      <Field label={t('form.linkCalling')} error={errors.calling_id} hint={t('form.linkHint')}>
+        {callingSelect(v.calling_id, (id) => set('calling_id', id), 'proposal-calling-id')}
+      </Field>
+      <UserPicker
+        id="proposal-user-id"
+        label={t('form.linkUser')}
+        value={v.user_id ?? null}
+        onChange={(id) => set('user_id', id)}
+        error={errors.user_id}
+        allowClear
+      />
+
+      <fieldset className="field span-2 releases">
+        <legend>{t('form.releases')}</legend>
+        {releases.length === 0 && <p className="muted small">{t('form.noReleases')}</p>}
+        {releases.map((r, i) => (
+          <div className="release-row" key={i} data-testid={`release-${i}`}>
+            <Field label={t('form.fname')} error={errors[`releases.${i}.fname`]}>
+              <input value={r.fname} onChange={(e) => setRelease(i, { fname: e.target.value })} autoComplete="off" />
+            </Field>
+            <Field label={t('form.lname')} error={errors[`releases.${i}.lname`]}>
+              <input value={r.lname} onChange={(e) => setRelease(i, { lname: e.target.value })} autoComplete="off" />
+            </Field>
+            <Field label={t('form.releasedFrom')} error={errors[`releases.${i}.calling`]}>
+              <input
+                value={r.calling}
+                onChange={(e) => setRelease(i, { calling: e.target.value })}
+                autoComplete="off"
+              />
+            </Field>
+            <Field label={t('form.linkCalling')} error={errors[`releases.${i}.calling_id`]}>
+              {callingSelect(r.calling_id, (id) => setRelease(i, { calling_id: id }), `release-${i}-calling-id`)}
+            </Field>
+            <UserPicker
+              id={`release-${i}-user-id`}
+              label={t('form.linkUser')}
+              value={r.user_id ?? null}
+              onChange={(id) => setRelease(i, { user_id: id })}
+              error={errors[`releases.${i}.user_id`]}
+              allowClear
+            />
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() =>
+                set(
+                  'releases',
+                  releases.filter((_, j) => j !== i),
+                )
+              }
+              aria-label={t('form.removeReleaseOf', { n: i + 1 })}
+            >
+              {t('form.removeRelease')}
+            </button>
+          </div>
+        ))}
+        <button type="button" className="button" onClick={() => set('releases', [...releases, emptyRelease()])}>
+          {t('form.addRelease')}
+        </button>
+      </fieldset>
+
       <div className="form-actions span-2">
         {onCancel && (
           <button type="button" className="button" onClick={onCancel}>
-            Cancel
+            {t('form.cancel')}
           </button>
         )}
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? t('form.saving') : submitLabel}
         </button>
       </div>
     </form>

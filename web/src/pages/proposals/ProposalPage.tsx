@@ -17,6 +17,7 @@ import { VotesSection } from './VotesSection'
 import { InterviewSection } from './InterviewSection'
 import { HistorySection } from './HistorySection'
 import { DeclineProposalDialog, DeleteProposalDialog } from './ProposalConfirmations'
+import { PresentedProgress } from '../sustainings/PresentedProgress'
 
 function StageTrack({ p }: { p: Proposal }) {
   const { t } = useTranslation('proposal')
@@ -152,6 +153,7 @@ export default function ProposalPage() {
         }
       />
       <StageTrack p={p} />
+      <PresentedProgress proposal={p} className="lead" />
 
       <div className="proposal-grid">
         <div className="stack">
@@ -167,7 +169,12 @@ export default function ProposalPage() {
                   ward_id: p.ward_id,
                   submitter: p.submitter,
                   is_release: p.is_release,
+                  scope: p.scope,
+                  releases: p.releases,
+                  calling_id: p.calling_id,
+                  user_id: p.user_id,
                 }}
+                editingId={p.id}
                 wards={wards.data ?? []}
                 lockedWardId={manager ? null : p.ward_id}
                 allowRelease={false}
