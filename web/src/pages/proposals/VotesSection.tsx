@@ -40,7 +40,6 @@ export function VotesSection({
   return (
     <section className="card" aria-labelledby="votes-h">
       <h2 id="votes-h">{t('votes.title')}</h2>
-      <RemindButton proposalId={p.id} stage={p.stage} />
       {votingStage && (
         <p>
           <Trans
@@ -73,6 +72,7 @@ export function VotesSection({
           )}
         </p>
       )}
+      <RemindButton proposalId={p.id} stage={p.stage} />
       {canVote && votingStage && (
         <div className="button-row">
           <button
