@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router'
+import { useFilterParams } from '../../components/filterParams'
 import { useTranslation } from 'react-i18next'
 import { AUDIT_ACTIONS, AUDIT_GROUPS, useAuditLog, useAuditPeople, type AuditEntry } from '../../api/audit'
 import { useWards, wardName } from '../../api/queries'
@@ -13,22 +13,12 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/
 /** The audit log (contract §13), for users.manage: who changed what, and when, in plain words. */
 export default function AuditPage() {
   const { t, i18n } = useTranslation('audit')
-  const [params, setParams] = useSearchParams()
+  const [params, update, clear] = useFilterParams()
   const who = Number(params.get('who')) || null
   const what = params.get('what') ?? ''
   const from = DAY.test(params.get('from') ?? '') ? params.get('from')! : ''
   const to = DAY.test(params.get('to') ?? '') ? params.get('to')! : ''
   const page = Math.max(1, Number(params.get('page')) || 1)
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params)
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v)
-      else next.delete(k)
-    }
-    if (!('page' in changes)) next.delete('page')
-    setParams(next, { replace: true })
-  }
 
   const log = useAuditLog({
     actor_id: who ?? undefined,
@@ -99,7 +89,7 @@ export default function AuditPage() {
           />
         </div>
         {filtered && (
-          <button type="button" className="button" onClick={() => setParams(new URLSearchParams(), { replace: true })}>
+          <button type="button" className="button" onClick={clear}>
             {t('filters.clear')}
           </button>
         )}

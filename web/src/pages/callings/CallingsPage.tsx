@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { Link, useNavigate } from 'react-router'
+import { useFilterParams } from '../../components/filterParams'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, apiPage } from '../../api/client'
 import { qk } from '../../api/queries'
@@ -22,7 +23,7 @@ export default function CallingsPage() {
   const qc = useQueryClient()
   const notify = useNotify()
   const navigate = useNavigate()
-  const [params, setParams] = useSearchParams()
+  const [params, update] = useFilterParams()
   const q = params.get('q') ?? ''
   const kind = params.get('kind') ?? ''
   const visibility = params.get('public') ?? ''
@@ -30,16 +31,6 @@ export default function CallingsPage() {
   const page = Math.max(1, Number(params.get('page')) || 1)
   const [creating, setCreating] = useState(false)
   const [search, setSearch] = useState(q)
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params)
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v)
-      else next.delete(k)
-    }
-    if (!('page' in changes)) next.delete('page')
-    setParams(next, { replace: true })
-  }
 
   const query = {
     q,

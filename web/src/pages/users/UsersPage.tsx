@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useSearchParams } from 'react-router'
+import { useFilterParams } from '../../components/filterParams'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import { useTranslation } from 'react-i18next'
@@ -24,22 +24,12 @@ export default function UsersPage() {
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
-  const [params, setParams] = useSearchParams()
+  const [params, update] = useFilterParams()
   const q = params.get('q') ?? ''
   const active = params.get('active') ?? ''
   const page = Math.max(1, Number(params.get('page')) || 1)
   const [search, setSearch] = useState(q)
   const [action, setAction] = useState<Action | null>(null)
-
-  const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params)
-    for (const [k, v] of Object.entries(changes)) {
-      if (v) next.set(k, v)
-      else next.delete(k)
-    }
-    if (!('page' in changes)) next.delete('page')
-    setParams(next, { replace: true })
-  }
 
   const query = {
     q,
