@@ -24,6 +24,10 @@ export interface Config {
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
   publicUrl: string | null
+  /** Webhooks may post to loopback, private and other non-public addresses (contract §11); off by default. */
+  webhookAllowPrivate: boolean
+  /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
+  webhookTimeoutMs: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** argon2id cost; production values by default, cheap ones in tests. */
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
@@ -190,6 +194,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,

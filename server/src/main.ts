@@ -7,6 +7,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { housekeeping } from './modules/ops/housekeeping.ts'
+import { WebhookWorker } from './modules/webhooks/webhooks.worker.ts'
 import { startupBanner, startupTasks } from './startup.ts'
 import { installShutdown } from './shutdown.ts'
 
@@ -50,10 +51,19 @@ async function main(): Promise<void> {
   const purging = housekeeping(database.db, systemClock, app.log)
   // Stopped while the app closes, before the database does (shutdown.ts).
   app.addHook('onClose', () => purging.stop())
+  const webhooks = new WebhookWorker({
+    db: database.db,
+    dialect: database.dialect,
+    clock: systemClock,
+    config,
+    log: app.log,
+  })
+  app.addHook('onClose', () => webhooks.stop())
   installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
   purging.start()
+  webhooks.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   console.log(startupBanner(`http://${shown}:${config.port}/`, firstRun))
 }

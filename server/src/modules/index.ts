@@ -9,6 +9,7 @@ import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
+import webhooksRoutes from './webhooks/webhooks.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -26,6 +27,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/calling-kanban', routes: proposalsRoutes },
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
+  { prefix: '/webhooks', routes: webhooksRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -39,6 +41,7 @@ export const API_SEGMENTS = new Set([
   'client-errors',
   'wards',
   'actions',
+  'webhooks',
   'health',
   'ready',
   'docs',

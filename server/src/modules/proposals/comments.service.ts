@@ -6,7 +6,8 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './comments.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import { canDeleteComment, canEditComment, type Viewer } from './proposals.policy.ts'
-import { retrying } from '../../db/transaction.ts'
+import { retrying, withTransaction } from '../../db/transaction.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const commentNotFound = () => notFound('Comment')
 
@@ -38,7 +39,11 @@ export class CommentsService {
     try {
       const now = this.ctx.clock.iso()
       const comment = { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() }
-      const id = await retrying(() => repo.insertComment(this.ctx.db, comment, now))
+      const id = await withTransaction(this.ctx.db, async (trx) => {
+        const id = await repo.insertComment(trx, comment, now)
+        await enqueueWebhooks(trx, 'comment', proposalId, now)
+        return id
+      })
       return (await repo.findComment(this.ctx.db, proposalId, id))!
     } catch (error) {
       // The proposal was deleted meanwhile.

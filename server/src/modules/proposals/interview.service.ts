@@ -9,6 +9,7 @@ import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy
 import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -52,6 +53,7 @@ export class InterviewService {
         { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },
         now,
       )
+      await enqueueWebhooks(trx, 'interview_assigned', id, now)
       return repo.toInterview(row)
     })
   }

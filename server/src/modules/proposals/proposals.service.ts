@@ -24,6 +24,7 @@ import {
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -81,6 +82,7 @@ export class ProposalsService {
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
+        await enqueueWebhooks(trx, 'proposal_created', id, now)
         return id
       })
       return await proposalView(this.ctx.db, viewer, id)

@@ -4,6 +4,7 @@ import { insertHistory } from './history.repository.ts'
 import { deleteInterview, reopenInterview } from './interview.repository.ts'
 import { interviewEffect } from './proposals.policy.ts'
 import { moveStage } from './proposals.repository.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 export interface Transition {
   proposalId: number
@@ -34,5 +35,6 @@ export async function transition(trx: Executor, move: Transition): Promise<boole
   const effect = interviewEffect(move.from, move.to, move.isRelease)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)
+  await enqueueWebhooks(trx, move.to === 'declined' ? 'declined' : 'stage_changed', move.proposalId, move.at)
   return true
 }
