@@ -13,6 +13,7 @@ export const ROUTES = {
   calling: (id: number | string) => `/manage/callings/${id}`,
   users: '/manage/users',
   wards: '/manage/wards',
+  webhooks: '/manage/webhooks',
   profile: '/profile',
   public: '/public',
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation, useNavigate } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import { useAuth, useMe } from '../auth/AuthProvider'
 import { can, fullName } from '../auth/roles'
@@ -9,6 +10,7 @@ import { setTitleCount } from './docTitle'
 
 export function Layout({ children }: { children: ReactNode }) {
   const me = useMe()
+  const { t } = useTranslation()
   const { logout } = useAuth()
   const navigate = useNavigate()
   const { pathname } = useLocation()
@@ -35,6 +37,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.callings, label: 'Callings', show: true },
     { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: 'Wards', show: true },
+    { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
   ]
 
   return (
