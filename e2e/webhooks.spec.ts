@@ -96,14 +96,14 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     expect(await page.content()).not.toContain(secret)
     expect(JSON.stringify(await admin.req('GET', '/api/webhooks'))).not.toContain(secret)
 
-    await row.getByRole('button', { name: 'Send test' }).click()
+    await row.getByRole('button', { name: /^Send a test message to / }).click()
     await expect(page.getByText('Test message delivered.')).toBeVisible()
     const test = received.filter((r) => r.path === path)
     expect(test).toHaveLength(1)
     expect(verifies(secret, test[0]!)).toBe(true)
     expect(JSON.parse(test[0]!.body).event).toBe('test')
 
-    await row.getByRole('button', { name: 'Deliveries' }).click()
+    await row.getByRole('button', { name: /^Deliveries of / }).click()
     dialog = page.getByRole('dialog')
     const delivery = dialog.getByTestId('delivery-row').first()
     await expect(delivery).toContainText('Test message')
@@ -111,7 +111,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await expect(delivery).toContainText('HTTP 204')
     await dialog.getByRole('button', { name: 'Close' }).click()
 
-    await row.getByRole('button', { name: 'Edit' }).click()
+    await row.getByRole('button', { name: /^Edit webhook / }).click()
     dialog = page.getByRole('dialog', { name: 'Edit webhook' })
     await dialog.getByLabel('Format').selectOption({ label: 'Slack' })
     await dialog.getByRole('button', { name: 'Save webhook' }).click()
@@ -133,7 +133,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       expect(overflow, 'the page fits the phone').toBeLessThanOrEqual(0)
     }
 
-    await row.getByRole('button', { name: 'Delete' }).click()
+    await row.getByRole('button', { name: /^Delete webhook / }).click()
     dialog = page.getByRole('dialog', { name: 'Delete this webhook?' })
     await dialog.getByRole('button', { name: 'Delete webhook' }).click()
     await expect(page.getByText('Webhook deleted.')).toBeVisible()
