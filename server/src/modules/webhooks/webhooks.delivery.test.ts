@@ -267,6 +267,23 @@ describe('webhooks: deliveries to a real receiver', () => {
     assert.ok((await deliveries(h.id)).every((d) => d.status === 'delivered' && d.attempts === 1))
   })
 
+  it('keeps delivered and failed deliveries in the log for 30 days, pending ones until they finish', async () => {
+    const h = await hook(['proposal_created'])
+    receiver.fail(h.path, 1)
+    await submit(admin.as, ward) // first try fails: pending
+    await admin.as('POST', `/api/webhooks/${h.id}/test`) // delivered
+    await worker.runOnce()
+    t.clock.advance(31 * 24 * 3600)
+    await signInAgain()
+    const pending = (await deliveries(h.id)).filter((d) => d.status === 'pending')
+    assert.equal(pending.length, 1)
+    assert.ok((await worker.purgeLog()) >= 1)
+    assert.deepEqual(
+      (await deliveries(h.id)).map((d) => d.status),
+      ['pending'],
+    )
+  })
+
   it('checks the address again at delivery time: a URL that now reaches loopback is refused (DNS rebinding)', async () => {
     // As if "hooks.example" resolved to a public address when saved and to 127.0.0.1 now.
     const byName = await hook(['proposal_created'])

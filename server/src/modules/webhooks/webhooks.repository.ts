@@ -186,6 +186,28 @@ export async function insertTestDelivery(db: Executor, webhookId: number, at: st
   return row.id
 }
 
+/** Whether any delivery is due: a read, so an idle worker never takes a write lock. */
+export async function anyDue(db: Executor, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
+/** Forgets finished deliveries created before `before` (the log's retention). */
+export async function purgeFinished(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_deliveries')
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /**
  * Claims up to `limit` due deliveries (or the one with `onlyId`) for this
  * worker: counts the attempt and moves `next_attempt_at` to the end of a

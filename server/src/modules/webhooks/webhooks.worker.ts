@@ -24,6 +24,9 @@ const BATCH = 20
 const MAX_BATCHES = 50
 /** How often the server's worker looks for due deliveries. */
 export const WEBHOOK_POLL_MS = 2000
+/** Delivered and failed deliveries stay in the log this long. */
+export const DELIVERY_LOG_DAYS = 30
+const PURGE_EVERY_MS = 60 * 60 * 1000
 
 function factsOf(row: repo.DeliveryRow): DeliveryFacts {
   return {
@@ -56,6 +59,7 @@ export class WebhookWorker {
   /** Claims and posts the due deliveries until none is due; returns how many attempts were made. */
   async runOnce(): Promise<number> {
     let made = 0
+    if (!(await repo.anyDue(this.deps.db, this.deps.clock.iso()))) return made
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const claimed = await this.claim(BATCH)
       if (claimed.length === 0) break
@@ -63,6 +67,12 @@ export class WebhookWorker {
       made += claimed.length
     }
     return made
+  }
+
+  /** Forgets delivered and failed deliveries older than DELIVERY_LOG_DAYS; returns how many. */
+  purgeLog(): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - DELIVERY_LOG_DAYS * 24 * 3600 * 1000).toISOString()
+    return retrying(() => repo.purgeFinished(this.deps.db, before))
   }
 
   /** Claims one delivery now, if it is still due, and posts it (POST /webhooks/{id}/test). */
@@ -116,12 +126,15 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined
   private running: Promise<unknown> = Promise.resolve()
   private stopped = false
+  private purgedAt = 0
 
   /** The server's worker: main.ts starts it after listen and stops it on close; tests call runOnce(). */
   start(intervalMs = WEBHOOK_POLL_MS): void {
     this.stopped = false
     const tick = () => {
-      this.running = this.runOnce()
+      const purge = Date.now() - this.purgedAt >= PURGE_EVERY_MS
+      if (purge) this.purgedAt = Date.now()
+      this.running = (purge ? this.purgeLog().then(() => this.runOnce()) : this.runOnce())
         .catch((error: unknown) => this.deps.log?.error({ err: error }, 'webhook worker failed'))
         .finally(() => {
           if (!this.stopped) {
