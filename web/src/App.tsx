@@ -1,5 +1,6 @@
 import { Suspense, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { useAuth } from './auth/AuthProvider'
 import { can } from './auth/roles'
 import type { Permission } from './api/types'
@@ -40,15 +41,17 @@ const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
 
 function FullPageLoading() {
+  const { t } = useTranslation()
   return (
     <div className="boot">
-      <Loading label="Signing you in…" />
+      <Loading label={t('signingIn')} />
     </div>
   )
 }
 
 /** Signed-in users only; a forced password change blocks everything else. */
 function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permission }) {
+  const { t } = useTranslation()
   const { status, me } = useAuth()
   const location = useLocation()
   if (status === 'loading') return <FullPageLoading />
@@ -61,8 +64,8 @@ function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permissio
     return (
       <Layout>
         <div className="card">
-          <h1>Not available</h1>
-          <p>Your account does not have access to this page.</p>
+          <h1>{t('page.notAvailable')}</h1>
+          <p>{t('page.noAccess')}</p>
         </div>
       </Layout>
     )
@@ -83,6 +86,18 @@ function Page({ children }: { children: ReactNode }) {
     <RouteBoundary>
       <Suspense fallback={<Loading />}>{children}</Suspense>
     </RouteBoundary>
+  )
+}
+
+function NotFound() {
+  const { t } = useTranslation()
+  return (
+    <div className="boot">
+      <div className="card">
+        <h1>{t('page.notFound')}</h1>
+        <a href="/">{t('page.goStart')}</a>
+      </div>
+    </div>
   )
 }
 
@@ -219,17 +234,7 @@ export function App() {
           </RequireAuth>
         }
       />
-      <Route
-        path="*"
-        element={
-          <div className="boot">
-            <div className="card">
-              <h1>Page not found</h1>
-              <a href="/">Go to the start page</a>
-            </div>
-          </div>
-        }
-      />
+      <Route path="*" element={<NotFound />} />
     </Routes>
   )
 }

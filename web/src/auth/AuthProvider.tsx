@@ -10,6 +10,17 @@ import {
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
+import { i18next, isLanguage, setLanguage } from '../i18n'
+
+/**
+ * Signed in, the account's language wins over the device's (docs/decisions.md,
+ * "Languages"): the page switches to it and this device remembers it.
+ */
+function adoptAccountLanguage(profile: Me): void {
+  if (isLanguage(profile.language) && profile.language !== i18next.resolvedLanguage) {
+    void setLanguage(profile.language)
+  }
+}
 
 type Status = 'loading' | 'anonymous' | 'authenticated'
 
@@ -49,6 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const reloadMe = useCallback(async () => {
     const profile = await api<Me>('/auth/me')
+    adoptAccountLanguage(profile)
     setMe(profile)
     setStatus('authenticated')
     return profile
@@ -67,6 +79,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
+        adoptAccountLanguage(profile)
         setMe(profile)
         setBootError(null)
         setStatus('authenticated')

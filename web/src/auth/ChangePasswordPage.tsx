@@ -1,4 +1,5 @@
 import { Navigate } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
 import { PasswordForm } from './PasswordForm'
@@ -8,6 +9,7 @@ import { Loading } from '../components/ui'
  * The only screen a user with force_password_reset can reach (spec §5 rule 6).
  */
 export function ChangePasswordPage() {
+  const { t } = useTranslation('auth')
   const { status, me, logout } = useAuth()
   if (status === 'loading')
     return (
@@ -19,15 +21,11 @@ export function ChangePasswordPage() {
   return (
     <main className="auth-page">
       <div className="card auth-card">
-        <h1>{me.force_password_reset ? 'Choose a new password' : 'Change password'}</h1>
-        {me.force_password_reset && (
-          <p className="info-box">
-            Your account was set up with a temporary password. Choose your own password before you continue.
-          </p>
-        )}
+        <h1>{me.force_password_reset ? t('password.chooseTitle') : t('password.changeTitle')}</h1>
+        {me.force_password_reset && <p className="info-box">{t('password.temporary')}</p>}
         <PasswordForm afterSuccess="board" />
         <button type="button" className="button button-link" onClick={() => void logout()}>
-          Sign out
+          {t('common:signOut')}
         </button>
       </div>
     </main>

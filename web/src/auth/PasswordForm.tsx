@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { api, ApiError } from '../api/client'
 import type { User } from '../api/types'
 import { Field, splitError, type FieldErrors } from '../components/ui'
@@ -9,6 +10,7 @@ import { useAuth } from './AuthProvider'
 
 /** Own password change: PATCH /users/{id}/password {old_password, new_password}. */
 export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' }) {
+  const { t } = useTranslation('auth')
   const { me, reloadMe } = useAuth()
   const navigate = useNavigate()
   const notify = useNotify()
@@ -23,11 +25,11 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
     e.preventDefault()
     if (!me) return
     const errs: FieldErrors = {}
-    if (!oldPw) errs.old_password = 'Enter your current password.'
-    if (newPw.length < 8) errs.new_password = 'Use at least 8 characters.'
-    else if (newPw.length > 256) errs.new_password = 'Use at most 256 characters.'
-    else if (newPw === oldPw) errs.new_password = 'The new password must differ from the current one.'
-    if (!errs.new_password && confirm !== newPw) errs.confirm = 'The two passwords do not match.'
+    if (!oldPw) errs.old_password = t('password.enterCurrent')
+    if (newPw.length < 8) errs.new_password = t('password.tooShort')
+    else if (newPw.length > 256) errs.new_password = t('password.tooLong')
+    else if (newPw === oldPw) errs.new_password = t('password.same')
+    if (!errs.new_password && confirm !== newPw) errs.confirm = t('password.mismatch')
     setErrors(errs)
     setGeneral(null)
     if (Object.keys(errs).length > 0) return
@@ -41,11 +43,11 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
       setNewPw('')
       setConfirm('')
       await reloadMe()
-      notify('Your password has been changed.', 'success')
+      notify(t('password.changed'), 'success')
       if (afterSuccess === 'board') navigate(ROUTES.board, { replace: true })
     } catch (err) {
       if (err instanceof ApiError && err.code === 'wrong_password') {
-        setErrors({ old_password: 'The current password is not correct.' })
+        setErrors({ old_password: t('password.wrongCurrent') })
       } else {
         const { fields, general: g } = splitError(err, ['old_password', 'new_password'])
         setErrors(fields)
@@ -64,7 +66,7 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
         </p>
       )}
       <input type="email" name="username" autoComplete="username" value={me?.email ?? ''} readOnly hidden />
-      <Field label="Current password" error={errors.old_password}>
+      <Field label={t('password.current')} error={errors.old_password}>
         <input
           type="password"
           autoComplete="current-password"
@@ -72,10 +74,10 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
           onChange={(e) => setOldPw(e.target.value)}
         />
       </Field>
-      <Field label="New password" error={errors.new_password} hint="At least 8 characters. Avoid common passwords.">
+      <Field label={t('password.new')} error={errors.new_password} hint={t('password.hint')}>
         <input type="password" autoComplete="new-password" value={newPw} onChange={(e) => setNewPw(e.target.value)} />
       </Field>
-      <Field label="Repeat new password" error={errors.confirm}>
+      <Field label={t('password.repeat')} error={errors.confirm}>
         <input
           type="password"
           autoComplete="new-password"
@@ -84,7 +86,7 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
         />
       </Field>
       <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Saving…' : 'Change password'}
+        {busy ? t('common:saving') : t('password.submit')}
       </button>
     </form>
   )

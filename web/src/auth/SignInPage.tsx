@@ -1,34 +1,37 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { Link, Navigate, useSearchParams } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { ApiError } from '../api/client'
 import { safeNextPath } from '../api/next'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
 
-function describeWait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`
-  const min = Math.ceil(seconds / 60)
-  return `${min} minute${min === 1 ? '' : 's'}`
+function describeWait(t: TFunction, seconds: number): string {
+  if (seconds < 60) return t('signIn.seconds', { count: seconds })
+  return t('signIn.minutes', { count: Math.ceil(seconds / 60) })
 }
 
 /** Only same-app paths are honoured as a post-sign-in destination. */
 const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.board, [ROUTES.signIn])
 
 export function SignInPage() {
+  const { t } = useTranslation()
   const { status, me, login, sessionExpired, bootError } = useAuth()
   const [params] = useSearchParams()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
-  const [formError, setFormError] = useState<string | null>(null)
+  // The lock message is kept as its wait, so it follows a change of language.
+  const [formError, setFormError] = useState<string | { lockedFor: number } | null>(null)
   const [lockedUntil, setLockedUntil] = useState<number | null>(null)
   const [now, setNow] = useState(() => Date.now())
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
-    document.title = 'Sign in · Stake Administration'
-  }, [])
+    document.title = `${t('signIn.title')} · ${t('appName')}`
+  }, [t])
 
   useEffect(() => {
     if (lockedUntil === null) return
@@ -46,9 +49,9 @@ export function SignInPage() {
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
     const errs: FieldErrors = {}
-    if (!email.trim()) errs.username = 'Enter your email address.'
-    else if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) errs.username = 'Enter a valid email address.'
-    if (!password) errs.password = 'Enter your password.'
+    if (!email.trim()) errs.username = t('signIn.enterEmail')
+    else if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) errs.username = t('signIn.invalidEmail')
+    if (!password) errs.password = t('signIn.enterPassword')
     setErrors(errs)
     setFormError(null)
     if (Object.keys(errs).length > 0) return
@@ -60,11 +63,9 @@ export function SignInPage() {
         const wait = err.retryAfter ?? 60
         setLockedUntil(Date.now() + wait * 1000)
         setNow(Date.now())
-        setFormError(
-          `Too many sign-in attempts. For your security, sign-in is paused for this account; try again in ${describeWait(wait)}.`,
-        )
+        setFormError({ lockedFor: wait })
       } else if (err instanceof ApiError && err.status === 401) {
-        setFormError('Incorrect email or password.')
+        setFormError(t('signIn.wrong'))
       } else if (err instanceof ApiError && err.status === 422) {
         setErrors(err.fieldMap())
       } else {
@@ -79,11 +80,11 @@ export function SignInPage() {
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="signin-title">
-        <h1 id="signin-title">Sign in</h1>
-        <p className="muted">Stake Administration</p>
+        <h1 id="signin-title">{t('signIn.title')}</h1>
+        <p className="muted">{t('appName')}</p>
         {sessionExpired && !formError && (
           <p className="info-box" role="status">
-            Your session has ended. Please sign in again.
+            {t('signIn.sessionEnded')}
           </p>
         )}
         {bootError && !formError && (
@@ -93,11 +94,13 @@ export function SignInPage() {
         )}
         {formError && (
           <p className="error-box" role="alert">
-            {formError}
-            {locked && <> ({describeWait(secondsLeft)} left)</>}
+            {typeof formError === 'string'
+              ? formError
+              : t('signIn.locked', { wait: describeWait(t, formError.lockedFor) })}
+            {locked && <> {t('signIn.left', { wait: describeWait(t, secondsLeft) })}</>}
           </p>
         )}
-        <Field label="Email" error={errors.username}>
+        <Field label={t('signIn.email')} error={errors.username}>
           <input
             type="email"
             name="username"
@@ -107,7 +110,7 @@ export function SignInPage() {
             autoFocus
           />
         </Field>
-        <Field label="Password" error={errors.password}>
+        <Field label={t('signIn.password')} error={errors.password}>
           <input
             type="password"
             name="password"
@@ -117,10 +120,10 @@ export function SignInPage() {
           />
         </Field>
         <button type="submit" className="button button-primary button-block" disabled={busy || locked}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>
         <p className="muted small">
-          <Link to={ROUTES.public}>Public callings and ward meeting times</Link>
+          <Link to={ROUTES.public}>{t('signIn.publicLink')}</Link>
         </p>
       </form>
     </main>

@@ -1,5 +1,6 @@
 import * as RD from '@radix-ui/react-dialog'
 import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 
 interface Props {
   open: boolean
@@ -12,6 +13,7 @@ interface Props {
 
 /** Radix dialog: focus trap, Escape to close, labelled by its title. */
 export function Dialog({ open, onOpenChange, title, description, children, wide }: Props) {
+  const { t } = useTranslation()
   return (
     <RD.Root open={open} onOpenChange={onOpenChange}>
       <RD.Portal>
@@ -19,14 +21,16 @@ export function Dialog({ open, onOpenChange, title, description, children, wide 
         <RD.Content className={`dialog ${wide ? 'dialog-wide' : ''}`}>
           <div className="dialog-head">
             <RD.Title className="dialog-title">{title}</RD.Title>
-            <RD.Close className="icon-button" aria-label="Close">
+            <RD.Close className="icon-button" aria-label={t('close')}>
               ×
             </RD.Close>
           </div>
           {description ? (
             <RD.Description className="dialog-desc">{description}</RD.Description>
           ) : (
-            <RD.Description className="visually-hidden">{typeof title === 'string' ? title : 'Dialog'}</RD.Description>
+            <RD.Description className="visually-hidden">
+              {typeof title === 'string' ? title : t('dialog')}
+            </RD.Description>
           )}
           {children}
         </RD.Content>
@@ -58,12 +62,13 @@ export function ConfirmDialog({
   error,
   onConfirm,
 }: ConfirmProps) {
+  const { t } = useTranslation()
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={title} description={message}>
       {error}
       <div className="dialog-actions">
         <button type="button" className="button" onClick={() => onOpenChange(false)}>
-          Cancel
+          {t('cancel')}
         </button>
         <button
           type="button"
@@ -71,7 +76,7 @@ export function ConfirmDialog({
           disabled={busy}
           onClick={onConfirm}
         >
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t('working') : confirmLabel}
         </button>
       </div>
     </Dialog>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation, useNavigate } from 'react-router'
-import { useTranslation } from 'react-i18next'
 import * as Menu from '@radix-ui/react-dropdown-menu'
+import { useTranslation } from 'react-i18next'
 import { useAuth, useMe } from '../auth/AuthProvider'
 import { can, fullName } from '../auth/roles'
 import { ROUTES } from '../routes'
@@ -9,8 +9,8 @@ import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
 
 export function Layout({ children }: { children: ReactNode }) {
-  const me = useMe()
   const { t } = useTranslation()
+  const me = useMe()
   const { logout } = useAuth()
   const navigate = useNavigate()
   const { pathname } = useLocation()
@@ -32,24 +32,24 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [needsMe])
 
   const links: { to: string; label: string; show: boolean }[] = [
-    { to: ROUTES.board, label: 'Board', show: true },
-    { to: ROUTES.schedule, label: 'Speaking', show: true },
-    { to: ROUTES.callings, label: 'Callings', show: true },
-    { to: ROUTES.users, label: 'Users', show: can(me, 'users.manage') },
-    { to: ROUTES.wards, label: 'Wards', show: true },
+    { to: ROUTES.board, label: t('nav.board'), show: true },
+    { to: ROUTES.schedule, label: t('nav.speaking'), show: true },
+    { to: ROUTES.callings, label: t('nav.callings'), show: true },
+    { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
+    { to: ROUTES.wards, label: t('nav.wards'), show: true },
     { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
   ]
 
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('nav.skip')}
       </a>
       <header className="topbar">
         <NavLink to={ROUTES.board} className="brand">
-          Stake Admin
+          {t('appShort')}
         </NavLink>
-        <nav aria-label="Main" className="mainnav">
+        <nav aria-label={t('nav.label')} className="mainnav">
           {links
             .filter((l) => l.show)
             .map((l) => (
@@ -58,13 +58,18 @@ export function Layout({ children }: { children: ReactNode }) {
               </NavLink>
             ))}
           {needsMe > 0 && (
-            <NavLink to={ROUTES.board} className="needs-me" aria-label={`Needs me: ${needsMe}`} data-testid="needs-me">
-              Needs me <span className="needs-me-count">{needsMe}</span>
+            <NavLink
+              to={ROUTES.board}
+              className="needs-me"
+              aria-label={t('nav.needsMeLabel', { count: needsMe })}
+              data-testid="needs-me"
+            >
+              {t('nav.needsMe')} <span className="needs-me-count">{needsMe}</span>
             </NavLink>
           )}
         </nav>
         <Menu.Root>
-          <Menu.Trigger className="user-button" aria-label={`Account menu for ${fullName(me)}`}>
+          <Menu.Trigger className="user-button" aria-label={t('nav.accountMenu', { name: fullName(me) })}>
             <span className="avatar" aria-hidden="true">
               {(me.fname[0] ?? '') + (me.lname[0] ?? '')}
             </span>
@@ -74,7 +79,7 @@ export function Layout({ children }: { children: ReactNode }) {
             <Menu.Content className="menu" align="end" sideOffset={6}>
               <Menu.Label className="menu-label">{me.email}</Menu.Label>
               <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.profile)}>
-                Profile and sessions
+                {t('nav.profile')}
               </Menu.Item>
               <Menu.Separator className="menu-sep" />
               <Menu.Item
@@ -83,7 +88,7 @@ export function Layout({ children }: { children: ReactNode }) {
                   void logout().then(() => navigate(ROUTES.signIn, { replace: true }))
                 }}
               >
-                Sign out
+                {t('signOut')}
               </Menu.Item>
             </Menu.Content>
           </Menu.Portal>

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
 
 type Kind = 'info' | 'success' | 'error'
 interface Note {
@@ -11,6 +12,7 @@ const NoticeContext = createContext<(text: string, kind?: Kind) => void>(() => {
 
 /** Short status messages in a polite live region, so screen readers hear them too. */
 export function NoticeProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation()
   const [notes, setNotes] = useState<Note[]>([])
   const nextId = useRef(1)
   const dismiss = useCallback((id: number) => setNotes((n) => n.filter((x) => x.id !== id)), [])
@@ -30,7 +32,7 @@ export function NoticeProvider({ children }: { children: ReactNode }) {
         {notes.map((n) => (
           <div key={n.id} className={`notice notice-${n.kind}`}>
             <span>{n.text}</span>
-            <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(n.id)}>
+            <button type="button" className="icon-button" aria-label={t('dismiss')} onClick={() => dismiss(n.id)}>
               ×
             </button>
           </div>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next'
+
 export function Pagination({
   page,
   pageSize,
@@ -9,22 +11,21 @@ export function Pagination({
   total: number
   onPage(page: number): void
 }) {
+  const { t } = useTranslation()
   const pages = Math.max(1, Math.ceil(total / pageSize))
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1
   const to = Math.min(total, page * pageSize)
   return (
-    <nav className="pagination" aria-label="Pages">
-      <span className="muted small">
-        {from}–{to} of {total}
-      </span>
+    <nav className="pagination" aria-label={t('pagination.label')}>
+      <span className="muted small">{t('pagination.range', { from, to, total })}</span>
       <button type="button" className="button button-small" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        ← Previous
+        {t('pagination.previous')}
       </button>
       <span className="small" aria-current="page">
-        Page {page} of {pages}
+        {t('pagination.page', { page, pages })}
       </span>
       <button type="button" className="button button-small" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next →
+        {t('pagination.next')}
       </button>
     </nav>
   )

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react'
 import { useCombobox } from 'downshift'
+import { useTranslation } from 'react-i18next'
 import type { User } from '../api/types'
 import { useUsersLite } from '../api/queries'
 
@@ -18,6 +19,7 @@ const name = (u: User | null | undefined) => (u ? `${u.fname} ${u.lname}` : '')
 
 /** Searchable person picker (downshift combobox: arrow keys, Enter, Escape). */
 export function UserPicker({ label, value, onChange, error, exclude = [], allowClear, id }: Props) {
+  const { t } = useTranslation()
   const users = useUsersLite()
   const [input, setInput] = useState('')
   const selected = useMemo(() => users.data?.find((u) => u.id === value) ?? null, [users.data, value])
@@ -56,7 +58,7 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
       <div className="combobox-row">
         <input
           {...cb.getInputProps({
-            placeholder: users.isLoading ? 'Loading people…' : 'Type a name',
+            placeholder: users.isLoading ? t('picker.loading') : t('picker.placeholder'),
             'aria-invalid': error ? true : undefined,
             'aria-describedby': error ? errId : undefined,
             onFocus: () => {
@@ -74,7 +76,7 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
               onChange(null)
             }}
           >
-            Clear
+            {t('picker.clear')}
           </button>
         )}
       </div>
@@ -90,7 +92,7 @@ export function UserPicker({ label, value, onChange, error, exclude = [], allowC
               {u.email && <span className="muted small"> · {u.email}</span>}
             </li>
           ))}
-        {cb.isOpen && items.length === 0 && <li className="combobox-empty">No matching people</li>}
+        {cb.isOpen && items.length === 0 && <li className="combobox-empty">{t('picker.noMatch')}</li>}
       </ul>
       {error && (
         <small id={errId} className="field-error" role="alert">

@@ -3,12 +3,14 @@
  * of things awaiting the user in front, "(3) Board · Stake Administration",
  * as mail and chat tabs do. Two writers, one title, so both go through here.
  */
+import i18next from 'i18next'
+
 let page: string | null = null
 let count = 0
 
 function render() {
   if (page === null) return
-  document.title = `${count > 0 ? `(${count}) ` : ''}${page} · Stake Administration`
+  document.title = `${count > 0 ? `(${count}) ` : ''}${page} · ${i18next.t('appName')}`
 }
 
 export function setPageTitle(text: string) {
@@ -20,3 +22,6 @@ export function setTitleCount(n: number) {
   count = n
   render()
 }
+
+// The page's own name comes translated from PageHeader; the app's name follows the language here.
+i18next.on('languageChanged', render)

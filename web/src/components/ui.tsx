@@ -3,14 +3,17 @@ import { cloneElement, isValidElement } from 'react'
 import { ApiError } from '../api/client'
 import { useOnline } from '../resilience/connection'
 import { setPageTitle } from './docTitle'
+import { formatMinutes } from '../i18n/format'
+import { useTranslation } from 'react-i18next'
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
   // Offline, nothing arrives until the connection is back: say so instead of spinning silently.
   const online = useOnline()
+  const { t } = useTranslation()
   return (
     <div className="loading" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      {online ? label : 'Waiting for the connection…'}
+      {online ? (label ?? t('loading')) : t('waitingConnection')}
     </div>
   )
 }
@@ -98,19 +101,8 @@ export function splitError(error: unknown, knownFields: string[]): { fields: Fie
   return { fields, general: rest.length > 0 ? rest.join('; ') : null }
 }
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return iso
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return iso
-  return d.toLocaleDateString(undefined, { dateStyle: 'medium' })
-}
+/** Dates and times in the current language (i18n/format.ts); kept here for the pages that import them from ui. */
+export { formatDate, formatDateTime } from '../i18n/format'
 
 export function minutesToTime(min: number | null | undefined): string {
   if (min == null || Number.isNaN(min)) return ''
@@ -126,9 +118,7 @@ export function timeToMinutes(t: string): number | null {
 }
 
 export function formatMeetingTime(min: number | null | undefined): string {
-  if (min == null) return '—'
-  const d = new Date(2000, 0, 1, Math.floor(min / 60), min % 60)
-  return d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
+  return formatMinutes(min)
 }
 
 /** An email address that wraps, if it must, after its local part — never in the middle of a word. */

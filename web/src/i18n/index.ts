@@ -67,14 +67,23 @@ export async function setLanguage(language: Language): Promise<void> {
 }
 
 const language = initialLanguage()
-if (typeof document !== 'undefined') document.documentElement.lang = language
+if (typeof document !== 'undefined') {
+  document.documentElement.lang = language
+  // <html lang> follows every change, whoever makes it.
+  i18next.on('languageChanged', (lng) => {
+    if (isLanguage(lng)) document.documentElement.lang = lng
+    loadErrorTexts(lng)
+  })
+}
 
 void i18next
   .use(lazyBackend)
   .use(initReactI18next)
   .init({
     lng: language,
-    fallbackLng: 'en',
+    // No fallback language: i18next would fetch every namespace in English as
+    // well. locales.test.ts and keys.test.ts keep both languages complete.
+    fallbackLng: false,
     supportedLngs: [...LANGUAGES],
     ns: ['common'],
     defaultNS: 'common',
@@ -83,5 +92,14 @@ void i18next
     interpolation: { escapeValue: false }, // React escapes
     returnNull: false,
   })
+
+/**
+ * The server's errors come in English; in another language the client shows
+ * its own text per error code (api/client.ts). Those texts are not needed to
+ * sign in, so they are fetched in the background rather than bundled.
+ */
+function loadErrorTexts(lng: string): void {
+  if (lng !== 'en') void i18next.loadNamespaces('errors')
+}
 
 export { i18next }

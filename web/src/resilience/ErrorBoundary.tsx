@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { useLocation } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { ChunkLoadError } from './chunks'
 import { retryFailedPages } from './lazyPage'
 import { reportError } from './report'
@@ -16,23 +17,46 @@ interface State {
   error: unknown
 }
 
-/** What happened, in plain words. */
+/** What happened, in plain words (common `failure.*` keys). */
 function explain(error: unknown): { title: string; text: string } {
   if (error instanceof ChunkLoadError) {
     return error.newVersion
-      ? {
-          title: 'A new version of the app is available',
-          text: 'This page changed in an update that was installed while the app was open. Reload to get the new version.',
-        }
-      : {
-          title: 'This page could not be loaded',
-          text: 'Part of the app could not be downloaded, probably because the connection dropped for a moment. Check your connection, then try again.',
-        }
+      ? { title: 'failure.newVersionTitle', text: 'failure.newVersionText' }
+      : { title: 'failure.chunkTitle', text: 'failure.chunkText' }
   }
-  return {
-    title: 'Something went wrong on this page',
-    text: 'An unexpected error stopped this page from showing. Try again, or reload the app. You can also go to another page from the menu.',
-  }
+  return { title: 'failure.title', text: 'failure.text' }
+}
+
+function FailurePanel({ error, scope, onRetry }: { error: unknown; scope: Props['scope']; onRetry(): void }) {
+  const { t } = useTranslation()
+  const { title, text } = explain(error)
+  const detail = error instanceof Error ? error.message : String(error)
+  const panel = (
+    <div className="card error-panel" role="alert">
+      <h1>{t(title)}</h1>
+      <p>{t(text)}</p>
+      <div className="error-actions">
+        <button type="button" className="button button-primary" onClick={onRetry}>
+          {t('failure.tryAgain')}
+        </button>
+        <button type="button" className="button" onClick={() => window.location.reload()}>
+          {t('failure.reload')}
+        </button>
+        {scope === 'app' && (
+          <a className="button" href="/">
+            {t('page.goStart')}
+          </a>
+        )}
+      </div>
+      {detail && (
+        <details className="error-detail">
+          <summary>{t('failure.details')}</summary>
+          <code>{detail}</code>
+        </details>
+      )}
+    </div>
+  )
+  return scope === 'app' ? <div className="boot">{panel}</div> : panel
 }
 
 /**
@@ -64,34 +88,7 @@ export class ErrorBoundary extends Component<Props, State> {
   render() {
     const { error } = this.state
     if (!error) return this.props.children
-    const { title, text } = explain(error)
-    const detail = error instanceof Error ? error.message : String(error)
-    const panel = (
-      <div className="card error-panel" role="alert">
-        <h1>{title}</h1>
-        <p>{text}</p>
-        <div className="error-actions">
-          <button type="button" className="button button-primary" onClick={this.retry}>
-            Try again
-          </button>
-          <button type="button" className="button" onClick={() => window.location.reload()}>
-            Reload
-          </button>
-          {this.props.scope === 'app' && (
-            <a className="button" href="/">
-              Go to the start page
-            </a>
-          )}
-        </div>
-        {detail && (
-          <details className="error-detail">
-            <summary>Technical details</summary>
-            <code>{detail}</code>
-          </details>
-        )}
-      </div>
-    )
-    return this.props.scope === 'app' ? <div className="boot">{panel}</div> : panel
+    return <FailurePanel error={error} scope={this.props.scope} onRetry={this.retry} />
   }
 }
 

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react'
+import { useTranslation } from 'react-i18next'
 import { PERMISSIONS, type Calling } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { Field, splitError, type FieldErrors } from '../../components/ui'
@@ -23,6 +24,7 @@ export function CallingForm({
   onSubmit(v: CallingInput): Promise<unknown>
   onCancel(): void
 }) {
+  const { t } = useTranslation('callings')
   const me = useMe()
   const [v, setV] = useState<CallingInput>({
     name: initial?.name ?? '',
@@ -40,10 +42,10 @@ export function CallingForm({
     e.preventDefault()
     const errs: FieldErrors = {}
     const name = v.name.trim()
-    if (!name) errs.name = 'Enter a name.'
-    else if (name.length > 100) errs.name = 'At most 100 characters.'
-    if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = 'At least 1 seat.'
-    else if (v.max_slots < highestFilled) errs.max_slots = `Seat ${highestFilled} is filled; release it first.`
+    if (!name) errs.name = t('form.enterName')
+    else if (name.length > 100) errs.name = t('form.nameTooLong')
+    if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = t('form.atLeastOne')
+    else if (v.max_slots < highestFilled) errs.max_slots = t('form.seatFilled', { seat: highestFilled })
     setErrors(errs)
     setGeneral(null)
     if (Object.keys(errs).length) return
@@ -66,10 +68,10 @@ export function CallingForm({
           {general}
         </p>
       )}
-      <Field label="Name" error={errors.name}>
+      <Field label={t('form.name')} error={errors.name}>
         <input value={v.name} onChange={(e) => setV({ ...v, name: e.target.value })} />
       </Field>
-      <Field label="Seats" error={errors.max_slots}>
+      <Field label={t('form.seats')} error={errors.max_slots}>
         <input
           type="number"
           min={1}
@@ -80,16 +82,16 @@ export function CallingForm({
       </Field>
       <label className="checkbox">
         <input type="checkbox" checked={v.is_public} onChange={(e) => setV({ ...v, is_public: e.target.checked })} />{' '}
-        Public (shown to visitors who are not signed in)
+        {t('form.public')}
       </label>
       <fieldset className="field">
-        <legend>Access granted to holders</legend>
+        <legend>{t('form.access')}</legend>
         {errors.permissions && <small className="field-error">{errors.permissions}</small>}
         <div className="checkbox-grid">
           {PERMISSIONS.map((p) => {
             const mine = me.permissions.includes(p)
             return (
-              <label key={p} className="checkbox" title={mine ? undefined : 'You cannot grant access you do not hold'}>
+              <label key={p} className="checkbox" title={mine ? undefined : t('form.cannotGrant')}>
                 <input
                   type="checkbox"
                   disabled={!mine && !v.permissions.includes(p)}
@@ -101,7 +103,7 @@ export function CallingForm({
                     })
                   }
                 />{' '}
-                <code>{p}</code>
+                <code>{p}</code> <span className="muted small">{t(`common:permission.${p}`)}</span>
               </label>
             )
           })}
@@ -109,10 +111,10 @@ export function CallingForm({
       </fieldset>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {t('common:cancel')}
         </button>
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? t('common:saving') : submitLabel}
         </button>
       </div>
     </form>

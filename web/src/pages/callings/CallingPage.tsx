@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '../../api/client'
@@ -14,6 +15,7 @@ import { ROUTES } from '../../routes'
 import { CallingForm } from './CallingForm'
 
 export default function CallingPage() {
+  const { t } = useTranslation('callings')
   const id = Number(useParams().id)
   const me = useMe()
   const qc = useQueryClient()
@@ -43,11 +45,11 @@ export default function CallingPage() {
       api(`/callings/${id}/${slot}`, { method: 'PUT', body: { user_id: user } }),
     onSuccess: () => {
       setFilling(null)
-      notify('Seat filled.', 'success')
+      notify(t('seat.filled'), 'success')
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'slot_filled') {
-        setPickError('Someone has just filled this seat. Release it first.')
+        setPickError(t('seat.justFilled'))
       } else {
         const s = splitError(err, ['user_id'])
         setPickError(s.fields.user_id ?? s.general ?? undefined)
@@ -59,7 +61,7 @@ export default function CallingPage() {
     mutationFn: (slot: number) => api(`/callings/${id}/${slot}`, { method: 'DELETE' }),
     onSuccess: () => {
       setReleasing(null)
-      notify('Seat released.', 'success')
+      notify(t('seat.released'), 'success')
     },
     onSettled: refresh,
   })
@@ -67,7 +69,7 @@ export default function CallingPage() {
     mutationFn: () => api(`/callings/${id}`, { method: 'DELETE' }),
     onSuccess: () => {
       refresh()
-      notify('Calling deleted.', 'success')
+      notify(t('calling.deleted'), 'success')
       navigate(ROUTES.callings, { replace: true })
     },
   })
@@ -77,7 +79,7 @@ export default function CallingPage() {
     return (
       <div className="card">
         <ErrorMessage error={calling.error} />
-        <Link to={ROUTES.callings}>Back to callings</Link>
+        <Link to={ROUTES.callings}>{t('calling.back')}</Link>
       </div>
     )
   const c = calling.data
@@ -87,7 +89,7 @@ export default function CallingPage() {
   return (
     <div>
       <p className="breadcrumb">
-        <Link to={ROUTES.callings}>← Callings</Link>
+        <Link to={ROUTES.callings}>← {t('list.title')}</Link>
       </p>
       <PageHeader
         title={c.name}
@@ -95,10 +97,10 @@ export default function CallingPage() {
           manage && !c.system_defined ? (
             <>
               <button type="button" className="button" onClick={() => setEditing(true)}>
-                Edit
+                {t('common:edit')}
               </button>
               <button type="button" className="button button-danger" onClick={() => setDeleting(true)}>
-                Delete
+                {t('common:delete')}
               </button>
             </>
           ) : undefined
@@ -107,20 +109,18 @@ export default function CallingPage() {
       <div className="proposal-grid">
         <div className="stack">
           <section className="card" aria-labelledby="seats-h">
-            <h2 id="seats-h">Seats</h2>
-            {c.system_defined && (
-              <p className="muted small">System calling: its name and access are fixed, but its seats can be filled.</p>
-            )}
+            <h2 id="seats-h">{t('form.seats')}</h2>
+            {c.system_defined && <p className="muted small">{t('calling.systemNote')}</p>}
             <div className="table-scroll">
               <table className="table">
                 <thead>
                   <tr>
-                    <th scope="col">Seat</th>
-                    <th scope="col">Held by</th>
-                    {c.slots.some((s) => s.ward_id != null) && <th scope="col">Ward</th>}
+                    <th scope="col">{t('seat.seat')}</th>
+                    <th scope="col">{t('seat.heldBy')}</th>
+                    {c.slots.some((s) => s.ward_id != null) && <th scope="col">{t('seat.ward')}</th>}
                     {manage && (
                       <th scope="col">
-                        <span className="visually-hidden">Actions</span>
+                        <span className="visually-hidden">{t('common:actions')}</span>
                       </th>
                     )}
                   </tr>
@@ -129,13 +129,19 @@ export default function CallingPage() {
                   {c.slots.map((s) => (
                     <tr key={s.slot_id}>
                       <td>{s.slot_id}</td>
-                      <td>{s.user ? `${s.user.fname} ${s.user.lname}` : <span className="muted">Vacant</span>}</td>
+                      <td>
+                        {s.user ? (
+                          `${s.user.fname} ${s.user.lname}`
+                        ) : (
+                          <span className="muted">{t('common:vacant')}</span>
+                        )}
+                      </td>
                       {c.slots.some((x) => x.ward_id != null) && <td>{wardName(wards.data, s.ward_id)}</td>}
                       {manage && (
                         <td className="actions-cell">
                           {s.filled ? (
                             <button type="button" className="button button-small" onClick={() => setReleasing(s)}>
-                              Release
+                              {t('seat.release')}
                             </button>
                           ) : (
                             <button
@@ -146,9 +152,9 @@ export default function CallingPage() {
                                 setPickError(undefined)
                                 setFilling(s)
                               }}
-                              aria-label={`Fill seat ${s.slot_id}`}
+                              aria-label={t('seat.fillLabel', { seat: s.slot_id })}
                             >
-                              Fill
+                              {t('seat.fill')}
                             </button>
                           )}
                         </td>
@@ -160,41 +166,41 @@ export default function CallingPage() {
             </div>
           </section>
           <section className="card" aria-labelledby="about-h">
-            <h2 id="about-h">About</h2>
+            <h2 id="about-h">{t('calling.about')}</h2>
             <dl className="details">
-              <dt>Kind</dt>
-              <dd>{c.system_defined ? 'System' : 'User-made'}</dd>
-              <dt>Public</dt>
-              <dd>{c.is_public ? 'Yes' : 'No'}</dd>
-              <dt>Access granted</dt>
+              <dt>{t('kind')}</dt>
+              <dd>{c.system_defined ? t('system') : t('userMade')}</dd>
+              <dt>{t('public')}</dt>
+              <dd>{c.is_public ? t('common:yes') : t('common:no')}</dd>
+              <dt>{t('calling.accessGranted')}</dt>
               <dd>
                 {c.permissions.length
                   ? c.permissions.map((p) => (
-                      <code key={p} className="perm">
+                      <code key={p} className="perm" title={t(`common:permission.${p}`)}>
                         {p}
                       </code>
                     ))
-                  : 'None'}
+                  : t('common:none')}
               </dd>
             </dl>
           </section>
         </div>
         <section className="card" aria-labelledby="chist-h">
-          <h2 id="chist-h">History</h2>
+          <h2 id="chist-h">{t('calling.history')}</h2>
           {history.isLoading && <Loading />}
           <ErrorMessage error={history.error} />
-          {history.data && history.data.length === 0 && <Empty>No one has held this calling yet.</Empty>}
+          {history.data && history.data.length === 0 && <Empty>{t('calling.noHistory')}</Empty>}
           <ol className="timeline">
             {history.data?.map((h, i) => (
               <li key={h.id ?? i}>
                 <div className="timeline-dot" aria-hidden="true" />
                 <div>
                   <div>
-                    <strong>{h.user ? `${h.user.fname} ${h.user.lname}` : userName(users.data, h.user_id)}</strong>,
-                    seat {h.slot_id}
+                    <strong>{h.user ? `${h.user.fname} ${h.user.lname}` : userName(users.data, h.user_id)}</strong>,{' '}
+                    {t('calling.seatN', { seat: h.slot_id })}
                   </div>
                   <div className="muted small">
-                    {formatDateTime(h.from)} – {h.to ? formatDateTime(h.to) : 'now'}
+                    {formatDateTime(h.from)} – {h.to ? formatDateTime(h.to) : t('calling.now')}
                   </div>
                 </div>
               </li>
@@ -203,40 +209,40 @@ export default function CallingPage() {
         </section>
       </div>
 
-      <Dialog open={editing} onOpenChange={setEditing} title={`Edit ${c.name}`}>
+      <Dialog open={editing} onOpenChange={setEditing} title={t('calling.editTitle', { name: c.name })}>
         <CallingForm
           initial={c}
-          submitLabel="Save"
+          submitLabel={t('common:save')}
           onCancel={() => setEditing(false)}
           onSubmit={async (v) => {
             const updated = await api<Calling>(`/callings/${id}`, { method: 'PUT', body: v })
             if (updated && typeof updated === 'object' && 'id' in updated) qc.setQueryData(qk.calling(id), updated)
             refresh()
             setEditing(false)
-            notify('Calling saved.', 'success')
+            notify(t('calling.saved'), 'success')
           }}
         />
       </Dialog>
       <Dialog
         open={filling !== null}
         onOpenChange={(o) => !o && setFilling(null)}
-        title={`Fill seat ${filling?.slot_id ?? ''} of ${c.name}`}
+        title={t('seat.fillTitle', { seat: filling?.slot_id ?? '', name: c.name })}
       >
         <form
           noValidate
           onSubmit={(e) => {
             e.preventDefault()
-            if (pick == null) return setPickError('Choose a person.')
+            if (pick == null) return setPickError(t('seat.choosePerson'))
             if (filling) fill.mutate({ slot: filling.slot_id, user: pick })
           }}
         >
-          <UserPicker label="Person" value={pick} onChange={setPick} exclude={holderIds} error={pickError} />
+          <UserPicker label={t('seat.person')} value={pick} onChange={setPick} exclude={holderIds} error={pickError} />
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => setFilling(null)}>
-              Cancel
+              {t('common:cancel')}
             </button>
             <button type="submit" className="button button-primary" disabled={fill.isPending}>
-              Fill seat
+              {t('seat.fillSubmit')}
             </button>
           </div>
         </form>
@@ -244,11 +250,13 @@ export default function CallingPage() {
       <ConfirmDialog
         open={releasing !== null}
         onOpenChange={(o) => !o && setReleasing(null)}
-        title="Release this seat?"
+        title={t('seat.releaseTitle')}
         message={
-          releasing?.user ? `${releasing.user.fname} ${releasing.user.lname} will be released from ${c.name}.` : ''
+          releasing?.user
+            ? t('seat.releaseText', { person: `${releasing.user.fname} ${releasing.user.lname}`, name: c.name })
+            : ''
         }
-        confirmLabel="Release"
+        confirmLabel={t('seat.release')}
         busy={release.isPending}
         error={<ErrorMessage error={release.error} />}
         onConfirm={() => releasing && release.mutate(releasing.slot_id)}
@@ -256,9 +264,9 @@ export default function CallingPage() {
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}
-        title={`Delete ${c.name}?`}
-        message="Only a calling with no filled seat can be deleted."
-        confirmLabel="Delete"
+        title={t('calling.deleteTitle', { name: c.name })}
+        message={t('calling.deleteText')}
+        confirmLabel={t('common:delete')}
         danger
         busy={remove.isPending}
         error={<ErrorMessage error={remove.error} />}

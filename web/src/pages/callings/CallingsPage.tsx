@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, apiPage } from '../../api/client'
@@ -16,6 +17,7 @@ import { Pagination } from '../../components/Pagination'
 const PAGE = 25
 
 export default function CallingsPage() {
+  const { t } = useTranslation('callings')
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -57,11 +59,11 @@ export default function CallingsPage() {
   return (
     <div>
       <PageHeader
-        title="Callings"
+        title={t('list.title')}
         actions={
           can(me, 'callings.manage') ? (
             <button type="button" className="button button-primary" onClick={() => setCreating(true)}>
-              New calling
+              {t('list.new')}
             </button>
           ) : undefined
         }
@@ -75,53 +77,53 @@ export default function CallingsPage() {
         }}
       >
         <div className="field field-inline">
-          <label htmlFor="callings-q">Search</label>
+          <label htmlFor="callings-q">{t('list.search')}</label>
           <input
             id="callings-q"
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            placeholder="Calling name"
+            placeholder={t('list.searchPlaceholder')}
           />
         </div>
         <div className="field field-inline">
-          <label htmlFor="callings-kind">Kind</label>
+          <label htmlFor="callings-kind">{t('kind')}</label>
           <select id="callings-kind" value={kind} onChange={(e) => update({ kind: e.target.value })}>
-            <option value="">All</option>
-            <option value="system">System</option>
-            <option value="user">User-made</option>
+            <option value="">{t('list.all')}</option>
+            <option value="system">{t('system')}</option>
+            <option value="user">{t('userMade')}</option>
           </select>
         </div>
         <div className="field field-inline">
-          <label htmlFor="callings-public">Visibility</label>
+          <label htmlFor="callings-public">{t('list.visibility')}</label>
           <select id="callings-public" value={visibility} onChange={(e) => update({ public: e.target.value })}>
-            <option value="">All</option>
-            <option value="yes">Public</option>
-            <option value="no">Private</option>
+            <option value="">{t('list.all')}</option>
+            <option value="yes">{t('public')}</option>
+            <option value="no">{t('list.private')}</option>
           </select>
         </div>
         <label className="checkbox">
           <input type="checkbox" checked={vacant} onChange={(e) => update({ vacant: e.target.checked ? '1' : '' })} />{' '}
-          Has a vacant seat
+          {t('list.vacant')}
         </label>
         <button type="submit" className="button">
-          Search
+          {t('list.search')}
         </button>
       </form>
       {list.isLoading && <Loading />}
       <ErrorMessage error={list.error} />
-      {list.data && list.data.items.length === 0 && <Empty>No callings match.</Empty>}
+      {list.data && list.data.items.length === 0 && <Empty>{t('list.noMatch')}</Empty>}
       {list.data && list.data.items.length > 0 && (
         <>
           <div className="table-scroll table-scroll-cards">
             <table className="table table-cards">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Public</th>
-                  <th scope="col">Seats filled</th>
-                  <th scope="col">Holders</th>
+                  <th scope="col">{t('form.name')}</th>
+                  <th scope="col">{t('kind')}</th>
+                  <th scope="col">{t('public')}</th>
+                  <th scope="col">{t('list.seatsFilled')}</th>
+                  <th scope="col">{t('list.holders')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -132,14 +134,14 @@ export default function CallingsPage() {
                       <td className="cell-title">
                         <Link to={ROUTES.calling(c.id)}>{c.name}</Link>
                       </td>
-                      <td data-label="Kind">
-                        {c.system_defined ? <span className="badge">System</span> : 'User-made'}
+                      <td data-label={t('kind')}>
+                        {c.system_defined ? <span className="badge">{t('system')}</span> : t('userMade')}
                       </td>
-                      <td data-label="Public">{c.is_public ? 'Yes' : 'No'}</td>
-                      <td data-label="Seats filled">
+                      <td data-label={t('public')}>{c.is_public ? t('common:yes') : t('common:no')}</td>
+                      <td data-label={t('list.seatsFilled')}>
                         {filled.length} / {c.max_slots}
                       </td>
-                      <td className="holders" data-label="Holders">
+                      <td className="holders" data-label={t('list.holders')}>
                         {filled
                           .slice(0, 3)
                           .map((s) => (s.user ? `${s.user.fname} ${s.user.lname}` : `#${s.user_id}`))
@@ -155,15 +157,15 @@ export default function CallingsPage() {
           <Pagination page={page} pageSize={PAGE} total={list.data.total} onPage={(p) => update({ page: String(p) })} />
         </>
       )}
-      <Dialog open={creating} onOpenChange={setCreating} title="New calling">
+      <Dialog open={creating} onOpenChange={setCreating} title={t('list.new')}>
         <CallingForm
-          submitLabel="Create calling"
+          submitLabel={t('list.create')}
           onCancel={() => setCreating(false)}
           onSubmit={async (v) => {
             const created = await api<Calling>('/callings/', { method: 'POST', body: v })
             setCreating(false)
             void qc.invalidateQueries({ queryKey: ['callings'] })
-            notify(`Calling "${created.name}" created.`, 'success')
+            notify(t('list.created', { name: created.name }), 'success')
             navigate(ROUTES.calling(created.id))
           }}
         />

@@ -1,5 +1,7 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { qk } from '../../api/queries'
@@ -20,8 +22,10 @@ import {
 } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
+import { LanguageSwitch } from './LanguageSwitch'
 
 function ProfileForm() {
+  const { t } = useTranslation('profile')
   const me = useMe()
   const { reloadMe } = useAuth()
   const notify = useNotify()
@@ -36,9 +40,9 @@ function ProfileForm() {
       onSubmit={async (e) => {
         e.preventDefault()
         const errs: FieldErrors = {}
-        if (!v.fname.trim()) errs.fname = 'Enter your first name.'
-        if (!v.lname.trim()) errs.lname = 'Enter your last name.'
-        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errs.email = 'Enter a valid email address.'
+        if (!v.fname.trim()) errs.fname = t('form.enterFirst')
+        if (!v.lname.trim()) errs.lname = t('form.enterLast')
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errs.email = t('form.invalidEmail')
         setErrors(errs)
         setGeneral(null)
         if (Object.keys(errs).length) return
@@ -49,7 +53,7 @@ function ProfileForm() {
             body: { fname: v.fname.trim(), lname: v.lname.trim(), email: v.email.trim(), active: me.active },
           })
           await reloadMe()
-          notify('Profile saved.', 'success')
+          notify(t('form.saved'), 'success')
         } catch (err) {
           const s = splitError(err, ['fname', 'lname', 'email'])
           setErrors(s.fields)
@@ -64,13 +68,13 @@ function ProfileForm() {
           {general}
         </p>
       )}
-      <Field label="First name" error={errors.fname}>
+      <Field label={t('form.first')} error={errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} autoComplete="given-name" />
       </Field>
-      <Field label="Last name" error={errors.lname}>
+      <Field label={t('form.last')} error={errors.lname}>
         <input value={v.lname} onChange={(e) => setV({ ...v, lname: e.target.value })} autoComplete="family-name" />
       </Field>
-      <Field label="Email" error={errors.email}>
+      <Field label={t('form.email')} error={errors.email}>
         <input
           type="email"
           value={v.email}
@@ -80,15 +84,15 @@ function ProfileForm() {
       </Field>
       <div>
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save profile'}
+          {busy ? t('common:saving') : t('form.save')}
         </button>
       </div>
     </form>
   )
 }
 
-function describeAgent(ua: string | null | undefined): string {
-  if (!ua) return 'Unknown device'
+function describeAgent(t: TFunction, ua: string | null | undefined): string {
+  if (!ua) return t('sessions.unknownDevice')
   const browser = /Edg\//.test(ua)
     ? 'Edge'
     : /Chrome\//.test(ua)
@@ -97,7 +101,7 @@ function describeAgent(ua: string | null | undefined): string {
         ? 'Firefox'
         : /Safari\//.test(ua)
           ? 'Safari'
-          : 'Browser'
+          : t('sessions.browser')
   const os = /Android/.test(ua)
     ? 'Android'
     : /iPhone|iPad/.test(ua)
@@ -109,10 +113,11 @@ function describeAgent(ua: string | null | undefined): string {
           : /Linux/.test(ua)
             ? 'Linux'
             : ''
-  return os ? `${browser} on ${os}` : browser
+  return os ? t('sessions.browserOn', { browser, os }) : browser
 }
 
 function Sessions() {
+  const { t } = useTranslation('profile')
   const { logout } = useAuth()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -121,24 +126,24 @@ function Sessions() {
   const [confirmAll, setConfirmAll] = useState(false)
   const end = useMutation({
     mutationFn: (s: Session) => api(`/auth/sessions/${s.id}`, { method: 'DELETE' }),
-    onSuccess: () => notify('That device has been signed out.', 'success'),
+    onSuccess: () => notify(t('sessions.ended'), 'success'),
     onSettled: () => void qc.invalidateQueries({ queryKey: qk.sessions }),
   })
   return (
     <section className="card" aria-labelledby="sessions-h">
-      <h2 id="sessions-h">Where you are signed in</h2>
+      <h2 id="sessions-h">{t('sessions.title')}</h2>
       {sessions.isLoading && <Loading />}
       <ErrorMessage error={sessions.error ?? end.error} />
-      {sessions.data && sessions.data.length === 0 && <Empty>No active sessions.</Empty>}
+      {sessions.data && sessions.data.length === 0 && <Empty>{t('sessions.none')}</Empty>}
       <ul className="sessions">
         {sessions.data?.map((s) => (
           <li key={s.id}>
             <div>
-              <strong>{describeAgent(s.user_agent)}</strong>
-              {s.current && <span className="badge">This device</span>}
+              <strong>{describeAgent(t, s.user_agent)}</strong>
+              {s.current && <span className="badge">{t('sessions.thisDevice')}</span>}
               <div className="muted small">
-                Signed in {formatDateTime(s.created_at)}
-                {s.last_used_at && ` · last active ${formatDateTime(s.last_used_at)}`}
+                {t('sessions.signedIn', { date: formatDateTime(s.created_at) })}
+                {s.last_used_at && ` · ${t('sessions.lastActive', { date: formatDateTime(s.last_used_at) })}`}
                 {s.ip && ` · ${s.ip}`}
               </div>
             </div>
@@ -148,7 +153,7 @@ function Sessions() {
                 className="button button-small"
                 onClick={() => void logout().then(() => navigate(ROUTES.signIn, { replace: true }))}
               >
-                Sign out this device
+                {t('sessions.signOutThis')}
               </button>
             ) : (
               <button
@@ -157,7 +162,7 @@ function Sessions() {
                 disabled={end.isPending}
                 onClick={() => end.mutate(s)}
               >
-                Sign out
+                {t('common:signOut')}
               </button>
             )}
           </li>
@@ -169,18 +174,18 @@ function Sessions() {
           className="button"
           onClick={() => void logout().then(() => navigate(ROUTES.signIn, { replace: true }))}
         >
-          Sign out this device
+          {t('sessions.signOutThis')}
         </button>
         <button type="button" className="button button-danger" onClick={() => setConfirmAll(true)}>
-          Sign out everywhere
+          {t('sessions.signOutAll')}
         </button>
       </div>
       <ConfirmDialog
         open={confirmAll}
         onOpenChange={setConfirmAll}
-        title="Sign out everywhere?"
-        message="Every device, including this one, will need to sign in again."
-        confirmLabel="Sign out everywhere"
+        title={t('sessions.signOutAllTitle')}
+        message={t('sessions.signOutAllText')}
+        confirmLabel={t('sessions.signOutAll')}
         danger
         onConfirm={() => void logout({ all: true }).then(() => navigate(ROUTES.signIn, { replace: true }))}
       />
@@ -189,31 +194,33 @@ function Sessions() {
 }
 
 export default function ProfilePage() {
+  const { t } = useTranslation('profile')
   const me = useMe()
   return (
     <div>
-      <PageHeader title="Your profile" />
+      <PageHeader title={t('title')} />
       <div className="proposal-grid">
         <div className="stack">
           <section className="card" aria-labelledby="profile-h">
-            <h2 id="profile-h">Name and email</h2>
+            <h2 id="profile-h">{t('nameAndEmail')}</h2>
             <ProfileForm />
           </section>
+          <LanguageSwitch />
           <section className="card" aria-labelledby="pw-h">
-            <h2 id="pw-h">Change password</h2>
+            <h2 id="pw-h">{t('changePassword')}</h2>
             <PasswordForm afterSuccess="stay" />
           </section>
         </div>
         <div className="stack">
           <section className="card" aria-labelledby="roles-h">
-            <h2 id="roles-h">Your callings and access</h2>
+            <h2 id="roles-h">{t('roles.title')}</h2>
             {me.callings.length === 0 ? (
-              <p className="muted">You hold no calling.</p>
+              <p className="muted">{t('roles.none')}</p>
             ) : (
               <ul className="plain-list">
                 {me.callings.map((c, i) => (
                   <li key={i}>
-                    {c.name} <span className="muted small">(seat {c.slot_id})</span>
+                    {c.name} <span className="muted small">({t('roles.seat', { seat: c.slot_id })})</span>
                   </li>
                 ))}
               </ul>
@@ -221,11 +228,11 @@ export default function ProfilePage() {
             <p>
               {me.permissions.length
                 ? me.permissions.map((p) => (
-                    <code key={p} className="perm">
+                    <code key={p} className="perm" title={t(`common:permission.${p}`)}>
                       {p}
                     </code>
                   ))
-                : 'No extra access.'}
+                : t('roles.noAccess')}
             </p>
           </section>
           <CalendarFeed />

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
 import { api } from '../../api/client'
 import { useUsersLite, userName } from '../../api/queries'
 import type { Comment } from '../../api/types'
@@ -24,6 +25,7 @@ function CommentEditor({
   onSave(text: string): Promise<unknown>
   onCancel?(): void
 }) {
+  const { t: tr } = useTranslation('proposal')
   const [text, setText] = useState(initial)
   const [error, setError] = useState<string | undefined>()
   const [general, setGeneral] = useState<string | null>(null)
@@ -31,8 +33,8 @@ function CommentEditor({
   async function submit(e: FormEvent) {
     e.preventDefault()
     const t = text.trim()
-    if (!t) return setError('Write something first.')
-    if (t.length > MAX) return setError(`At most ${MAX} characters.`)
+    if (!t) return setError(tr('comments.empty'))
+    if (t.length > MAX) return setError(tr('comments.tooLong', { max: MAX }))
     setError(undefined)
     setGeneral(null)
     setBusy(true)
@@ -56,11 +58,11 @@ function CommentEditor({
       <div className="form-actions">
         {onCancel && (
           <button type="button" className="button" onClick={onCancel}>
-            Cancel
+            {tr('common:cancel')}
           </button>
         )}
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : submitLabel}
+          {busy ? tr('common:saving') : submitLabel}
         </button>
       </div>
     </form>
@@ -68,6 +70,7 @@ function CommentEditor({
 }
 
 export function CommentsSection({ proposalId }: { proposalId: number }) {
+  const { t } = useTranslation('proposal')
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -84,17 +87,17 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
     mutationFn: (c: Comment) => api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, { method: 'DELETE' }),
     onSuccess: () => {
       setDeleting(null)
-      notify('Comment deleted.', 'success')
+      notify(t('comments.deleted'), 'success')
       void qc.invalidateQueries({ queryKey: key })
     },
   })
 
   return (
     <section className="card" aria-labelledby="comments-h">
-      <h2 id="comments-h">Comments</h2>
+      <h2 id="comments-h">{t('comments.title')}</h2>
       {comments.isLoading && <Loading />}
       <ErrorMessage error={comments.error} />
-      {comments.data && comments.data.length === 0 && <Empty>No comments yet.</Empty>}
+      {comments.data && comments.data.length === 0 && <Empty>{t('comments.none')}</Empty>}
       <ul className="comments">
         {comments.data?.map((c) => {
           const mine = c.commenter_id === me.id
@@ -103,21 +106,21 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
               <div className="comment-head">
                 <strong>
                   {mine
-                    ? 'You'
+                    ? t('common:you')
                     : c.commenter
                       ? `${c.commenter.fname} ${c.commenter.lname}`
                       : userName(users.data, c.commenter_id)}
                 </strong>
                 <span className="muted small">
                   {formatDateTime(c.created_at)}
-                  {c.edited_at && ` · edited ${formatDateTime(c.edited_at)}`}
+                  {c.edited_at && ` · ${t('comments.edited', { date: formatDateTime(c.edited_at) })}`}
                 </span>
               </div>
               {editingId === c.id ? (
                 <CommentEditor
                   initial={c.comment_text}
-                  label="Edit comment"
-                  submitLabel="Save"
+                  label={t('comments.edit')}
+                  submitLabel={t('common:save')}
                   onCancel={() => setEditingId(null)}
                   onSave={async (text) => {
                     await api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, {
@@ -139,7 +142,7 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
                       className="button button-small button-link"
                       onClick={() => setEditingId(c.id)}
                     >
-                      Edit
+                      {t('common:edit')}
                     </button>
                   )}
                   <button
@@ -147,7 +150,7 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
                     className="button button-small button-link danger"
                     onClick={() => setDeleting(c)}
                   >
-                    Delete
+                    {t('common:delete')}
                   </button>
                 </div>
               )}
@@ -157,8 +160,8 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
       </ul>
       <CommentEditor
         initial=""
-        label="Add a comment"
-        submitLabel="Post comment"
+        label={t('comments.add')}
+        submitLabel={t('comments.post')}
         onSave={async (text) => {
           await api(`/calling-kanban/proposals/${proposalId}/comments`, {
             method: 'POST',
@@ -170,9 +173,9 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
-        title="Delete this comment?"
-        message="This cannot be undone."
-        confirmLabel="Delete"
+        title={t('comments.deleteTitle')}
+        message={t('comments.deleteText')}
+        confirmLabel={t('common:delete')}
         danger
         busy={del.isPending}
         error={<ErrorMessage error={del.error} />}

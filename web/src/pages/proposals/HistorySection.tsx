@@ -1,16 +1,19 @@
 import { useQuery } from '@tanstack/react-query'
+import { Trans, useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { api } from '../../api/client'
 import { useUsersLite, userName } from '../../api/queries'
-import { STAGE_LABELS, type HistoryRow, type Stage } from '../../api/types'
+import type { HistoryRow, Stage } from '../../api/types'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 
 function byName(h: HistoryRow, users: ReturnType<typeof useUsersLite>['data']): string {
   return h.by_user ? `${h.by_user.fname} ${h.by_user.lname}` : userName(users, h.by)
 }
 
-const label = (s: Stage | null) => (s ? (STAGE_LABELS[s] ?? s) : 'Submitted')
+const label = (t: TFunction, s: Stage | null) => t(`common:stage.${s ?? 'submitted'}`)
 
 export function HistorySection({ proposalId, stage }: { proposalId: number; stage: Stage }) {
+  const { t } = useTranslation('proposal')
   const users = useUsersLite()
   const history = useQuery({
     // The stage is part of the key so that a move refetches the timeline.
@@ -19,10 +22,10 @@ export function HistorySection({ proposalId, stage }: { proposalId: number; stag
   })
   return (
     <section className="card history" aria-labelledby="history-h">
-      <h2 id="history-h">History</h2>
+      <h2 id="history-h">{t('history.title')}</h2>
       {history.isLoading && <Loading />}
       <ErrorMessage error={history.error} />
-      {history.data && history.data.length === 0 && <Empty>No stage changes yet.</Empty>}
+      {history.data && history.data.length === 0 && <Empty>{t('history.none')}</Empty>}
       <ol className="timeline">
         {history.data?.map((h, i) => (
           <li key={h.id ?? i}>
@@ -31,16 +34,21 @@ export function HistorySection({ proposalId, stage }: { proposalId: number; stag
               <div>
                 {h.from_stage ? (
                   <>
-                    {label(h.from_stage)} → <strong>{label(h.to_stage)}</strong>
+                    {label(t, h.from_stage)} → <strong>{label(t, h.to_stage)}</strong>
                   </>
                 ) : (
                   <>
-                    Submitted at <strong>{label(h.to_stage)}</strong>
+                    <Trans
+                      t={t}
+                      i18nKey="history.submittedAt"
+                      values={{ stage: label(t, h.to_stage) }}
+                      components={{ b: <strong /> }}
+                    />
                   </>
                 )}
               </div>
               <div className="muted small">
-                {formatDateTime(h.at)} by {byName(h, users.data)}
+                {t('history.by', { date: formatDateTime(h.at), name: byName(h, users.data) })}
               </div>
               {h.note && <div className="small">{h.note}</div>}
             </div>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useMutation } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
 import { api } from '../../api/client'
 import { useUsersLite, userName } from '../../api/queries'
 import type { Proposal } from '../../api/types'
@@ -32,6 +33,7 @@ export function InterviewSection({
   manager: boolean
   onChanged(): void
 }) {
+  const { t } = useTranslation('proposal')
   const me = useMe()
   const notify = useNotify()
   const users = useUsersLite()
@@ -50,7 +52,7 @@ export function InterviewSection({
         query: { interviewer_id: interviewer, scheduled_for: localToIso(when) },
       }),
     onSuccess: () => {
-      notify('Interview scheduled.', 'success')
+      notify(t('interview.scheduled'), 'success')
       setErrors({})
     },
     onError: (err) => setErrors(splitError(err, ['interviewer_id', 'scheduled_for']).fields),
@@ -62,14 +64,14 @@ export function InterviewSection({
         method: 'POST',
         query: { completion_date: localToIso(completedOn) },
       }),
-    onSuccess: () => notify('Interview completed; the proposal moved to Sustain.', 'success'),
+    onSuccess: () => notify(t('interview.completed'), 'success'),
     onSettled: onChanged,
   })
 
   function onSchedule(e: FormEvent) {
     e.preventDefault()
     if (interviewer == null) {
-      setErrors({ interviewer_id: 'Choose an interviewer.' })
+      setErrors({ interviewer_id: t('interview.chooseInterviewer') })
       return
     }
     setErrors({})
@@ -82,33 +84,38 @@ export function InterviewSection({
 
   return (
     <section className="card" aria-labelledby="interview-h">
-      <h2 id="interview-h">Interview</h2>
+      <h2 id="interview-h">{t('interview.title')}</h2>
       {iv ? (
         <dl className="details">
-          <dt>Interviewer</dt>
-          <dd>{iv.interviewer_id === me.id ? 'You' : userName(users.data, iv.interviewer_id)}</dd>
+          <dt>{t('interview.interviewer')}</dt>
+          <dd>{iv.interviewer_id === me.id ? t('common:you') : userName(users.data, iv.interviewer_id)}</dd>
           {iv.scheduled_for && (
             <>
-              <dt>Scheduled for</dt>
+              <dt>{t('interview.scheduledFor')}</dt>
               <dd>{formatDateTime(iv.scheduled_for)}</dd>
             </>
           )}
-          <dt>Held on</dt>
-          <dd>{iv.interview_date ? formatDateTime(iv.interview_date) : 'Not yet'}</dd>
+          <dt>{t('interview.heldOn')}</dt>
+          <dd>{iv.interview_date ? formatDateTime(iv.interview_date) : t('interview.notYet')}</dd>
         </dl>
       ) : (
-        <p className="muted">No interviewer assigned yet.</p>
+        <p className="muted">{t('interview.noInterviewer')}</p>
       )}
       {manager && atInterview && (
         <form onSubmit={onSchedule} noValidate className="form-grid">
-          <UserPicker label="Interviewer" value={interviewer} onChange={setInterviewer} error={errors.interviewer_id} />
-          <Field label="Scheduled for" error={errors.scheduled_for} hint="Optional">
+          <UserPicker
+            label={t('interview.interviewer')}
+            value={interviewer}
+            onChange={setInterviewer}
+            error={errors.interviewer_id}
+          />
+          <Field label={t('interview.scheduledFor')} error={errors.scheduled_for} hint={t('interview.optional')}>
             <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
           </Field>
           {scheduleGeneral && <p className="error-box span-2">{scheduleGeneral}</p>}
           <div className="form-actions span-2">
             <button type="submit" className="button button-primary" disabled={schedule.isPending}>
-              {iv ? 'Update interview' : 'Schedule interview'}
+              {iv ? t('interview.update') : t('interview.schedule')}
             </button>
           </div>
         </form>
@@ -121,12 +128,12 @@ export function InterviewSection({
             complete.mutate()
           }}
         >
-          <Field label="Held on" hint="Leave empty for now">
+          <Field label={t('interview.heldOn')} hint={t('interview.leaveEmpty')}>
             <input type="datetime-local" value={completedOn} onChange={(e) => setCompletedOn(e.target.value)} />
           </Field>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={complete.isPending}>
-              Mark interview complete
+              {t('interview.complete')}
             </button>
           </div>
           <ErrorMessage error={complete.error} />

@@ -1,10 +1,11 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '../../api/client'
 import { actionKeys } from '../../api/actions'
 import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries'
-import { STAGE_LABELS, nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
+import { nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can, canEditProposal, canVote } from '../../auth/roles'
 import { ConfirmDialog, Dialog } from '../../components/Dialog'
@@ -18,22 +19,23 @@ import { InterviewSection } from './InterviewSection'
 import { HistorySection } from './HistorySection'
 
 function StageTrack({ p }: { p: Proposal }) {
+  const { t } = useTranslation('proposal')
   const path = stagePath(p.is_release)
   const idx = path.indexOf(p.stage)
   return (
-    <ol className="stage-track" aria-label="Stages">
+    <ol className="stage-track" aria-label={t('stages')}>
       {path.map((s, i) => (
         <li
           key={s}
           className={i < idx ? 'past' : i === idx ? 'current' : 'future'}
           aria-current={i === idx ? 'step' : undefined}
         >
-          {STAGE_LABELS[s]}
+          {t(`common:stage.${s}`)}
         </li>
       ))}
       {p.stage === 'declined' && (
         <li className="current declined" aria-current="step">
-          Declined
+          {t('common:stage.declined')}
         </li>
       )}
     </ol>
@@ -41,6 +43,7 @@ function StageTrack({ p }: { p: Proposal }) {
 }
 
 export default function ProposalPage() {
+  const { t } = useTranslation('proposal')
   const { id: idParam } = useParams()
   const id = Number(idParam)
   const me = useMe()
@@ -71,14 +74,9 @@ export default function ProposalPage() {
   const move = useMutation({
     mutationFn: ({ direction, from }: { direction: 'advance' | 'revert'; from: string }) =>
       api<Proposal>(`/calling-kanban/proposals/${id}/${direction}`, { method: 'POST', query: { from_stage: from } }),
-    onSuccess: () => notify('Stage changed.', 'success'),
+    onSuccess: () => notify(t('stageChanged'), 'success'),
     onError: (err) =>
-      notify(
-        err instanceof ApiError && err.status === 409
-          ? 'Someone else has already moved this proposal. The page has been reloaded.'
-          : (err as Error).message,
-        'error',
-      ),
+      notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : (err as Error).message, 'error'),
     onSettled: refreshAll,
   })
 
@@ -87,7 +85,7 @@ export default function ProposalPage() {
     onSuccess: () => {
       setDeclineOpen(false)
       setReason('')
-      notify('Proposal declined.', 'success')
+      notify(t('declined'), 'success')
     },
     onError: (err) => {
       if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message)
@@ -101,19 +99,19 @@ export default function ProposalPage() {
       qc.removeQueries({ queryKey: qk.proposal(id) })
       void qc.invalidateQueries({ queryKey: qk.board })
       void qc.invalidateQueries({ queryKey: actionKeys.all })
-      notify('Proposal deleted.', 'success')
+      notify(t('deleted'), 'success')
       navigate(ROUTES.board, { replace: true })
     },
   })
 
-  if (proposal.isLoading) return <Loading label="Loading the proposal…" />
+  if (proposal.isLoading) return <Loading label={t('loading')} />
   if (proposal.error) {
     const notFound = proposal.error instanceof ApiError && proposal.error.status === 404
     return (
       <div className="card">
-        <h1>{notFound ? 'Proposal not found' : 'Could not load the proposal'}</h1>
+        <h1>{notFound ? t('notFound') : t('loadFailed')}</h1>
         {!notFound && <ErrorMessage error={proposal.error} />}
-        <Link to={ROUTES.board}>Back to the board</Link>
+        <Link to={ROUTES.board}>{t('backToBoard')}</Link>
       </div>
     )
   }
@@ -128,7 +126,7 @@ export default function ProposalPage() {
   return (
     <div className="proposal-page">
       <p className="breadcrumb">
-        <Link to={ROUTES.board}>← Board</Link>
+        <Link to={ROUTES.board}>← {t('common:nav.board')}</Link>
       </p>
       <PageHeader
         docTitle={`${p.fname} ${p.lname}`}
@@ -136,7 +134,7 @@ export default function ProposalPage() {
           <>
             {p.fname} {p.lname}{' '}
             <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
-              {p.is_release ? 'Release' : 'Call'}
+              {p.is_release ? t('release') : t('call')}
             </span>
           </>
         }
@@ -144,7 +142,7 @@ export default function ProposalPage() {
           <>
             {canEditProposal(me, p) && !editing && (
               <button type="button" className="button" onClick={() => setEditing(true)}>
-                Edit
+                {t('common:edit')}
               </button>
             )}
             {manager && prev && (
@@ -154,7 +152,7 @@ export default function ProposalPage() {
                 disabled={move.isPending}
                 onClick={() => move.mutate({ direction: 'revert', from: p.stage })}
               >
-                ← Back to {STAGE_LABELS[prev]}
+                {t('backTo', { stage: t(`common:stage.${prev}`) })}
               </button>
             )}
             {manager && next && (
@@ -164,17 +162,17 @@ export default function ProposalPage() {
                 disabled={move.isPending}
                 onClick={() => move.mutate({ direction: 'advance', from: p.stage })}
               >
-                Forward to {STAGE_LABELS[next]} →
+                {t('forwardTo', { stage: t(`common:stage.${next}`) })}
               </button>
             )}
             {manager && !closed && (
               <button type="button" className="button" onClick={() => setDeclineOpen(true)}>
-                Decline
+                {t('decline')}
               </button>
             )}
             {manager && p.stage !== 'done' && (
               <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
-                Delete
+                {t('common:delete')}
               </button>
             )}
           </>
@@ -185,7 +183,7 @@ export default function ProposalPage() {
       <div className="proposal-grid">
         <div className="stack">
           <section className="card" aria-labelledby="details-h">
-            <h2 id="details-h">Details</h2>
+            <h2 id="details-h">{t('details')}</h2>
             {editing ? (
               <ProposalForm
                 initial={{
@@ -200,7 +198,7 @@ export default function ProposalPage() {
                 wards={wards.data ?? []}
                 lockedWardId={manager ? null : p.ward_id}
                 allowRelease={false}
-                submitLabel="Save changes"
+                submitLabel={t('saveChanges')}
                 onCancel={() => setEditing(false)}
                 onSubmit={async (input) => {
                   const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input })
@@ -208,30 +206,30 @@ export default function ProposalPage() {
                   void qc.invalidateQueries({ queryKey: qk.board })
                   void qc.invalidateQueries({ queryKey: actionKeys.all })
                   setEditing(false)
-                  notify('Proposal saved.', 'success')
+                  notify(t('saved'), 'success')
                 }}
               />
             ) : (
               <dl className="details">
-                <dt>Proposed calling</dt>
+                <dt>{t('proposedCalling')}</dt>
                 <dd>{p.proposed_calling}</dd>
-                <dt>Ward</dt>
+                <dt>{t('ward')}</dt>
                 <dd>{wardName(wards.data, p.ward_id)}</dd>
-                <dt>Spouse</dt>
+                <dt>{t('spouse')}</dt>
                 <dd>{p.spouse_name || '—'}</dd>
-                <dt>Stage</dt>
+                <dt>{t('stage')}</dt>
                 <dd>
-                  {STAGE_LABELS[p.stage]}
+                  {t(`common:stage.${p.stage}`)}
                   {p.stage_changed_at && (
-                    <span className="muted small"> since {formatDateTime(p.stage_changed_at)}</span>
+                    <span className="muted small"> {t('since', { date: formatDateTime(p.stage_changed_at) })}</span>
                   )}
                 </dd>
-                <dt>Submitted by</dt>
+                <dt>{t('submittedBy')}</dt>
                 <dd>
-                  {p.submitter === me.id ? 'You' : userName(users.data, p.submitter)}
-                  <span className="muted small"> on {formatDateTime(p.submitted_at)}</span>
+                  {p.submitter === me.id ? t('common:you') : userName(users.data, p.submitter)}
+                  <span className="muted small"> {t('on', { date: formatDateTime(p.submitted_at) })}</span>
                 </dd>
-                <dt>Last updated</dt>
+                <dt>{t('lastUpdated')}</dt>
                 <dd>{formatDateTime(p.updated_at)}</dd>
               </dl>
             )}
@@ -245,25 +243,20 @@ export default function ProposalPage() {
         <HistorySection proposalId={p.id} stage={p.stage} />
       </div>
 
-      <Dialog
-        open={declineOpen}
-        onOpenChange={setDeclineOpen}
-        title="Decline this proposal"
-        description="The proposal will be closed as declined."
-      >
+      <Dialog open={declineOpen} onOpenChange={setDeclineOpen} title={t('declineTitle')} description={t('declineText')}>
         <form
           noValidate
           onSubmit={(e) => {
             e.preventDefault()
             if (!reason.trim()) {
-              setReasonError('Give a short reason.')
+              setReasonError(t('giveReason'))
               return
             }
             setReasonError(undefined)
             decline.mutate(reason.trim())
           }}
         >
-          <Field label="Reason" error={reasonError}>
+          <Field label={t('reason')} error={reasonError}>
             <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
           </Field>
           {decline.error && !(decline.error instanceof ApiError && decline.error.status === 422) && (
@@ -271,10 +264,10 @@ export default function ProposalPage() {
           )}
           <div className="dialog-actions">
             <button type="button" className="button" onClick={() => setDeclineOpen(false)}>
-              Cancel
+              {t('common:cancel')}
             </button>
             <button type="submit" className="button button-danger" disabled={decline.isPending}>
-              Decline proposal
+              {t('declineSubmit')}
             </button>
           </div>
         </form>
@@ -282,9 +275,9 @@ export default function ProposalPage() {
       <ConfirmDialog
         open={deleteOpen}
         onOpenChange={setDeleteOpen}
-        title="Delete this proposal?"
-        message="Its comments, votes, interview and history are deleted too. This cannot be undone."
-        confirmLabel="Delete"
+        title={t('deleteTitle')}
+        message={t('deleteText')}
+        confirmLabel={t('common:delete')}
         danger
         busy={remove.isPending}
         error={<ErrorMessage error={remove.error} />}

@@ -1,7 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
+import { Trans, useTranslation } from 'react-i18next'
 import { api, ApiError } from '../../api/client'
 import { useUsersLite, userName } from '../../api/queries'
-import { STAGE_LABELS, isVotingStage, type Proposal, type Vote } from '../../api/types'
+import { isVotingStage, type Proposal, type Vote } from '../../api/types'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 
@@ -14,6 +15,7 @@ export function VotesSection({
   canVote: boolean
   onChanged(): void
 }) {
+  const { t } = useTranslation('proposal')
   const notify = useNotify()
   const users = useUsersLite()
   const votes = useQuery({
@@ -23,12 +25,11 @@ export function VotesSection({
   const vote = useMutation({
     mutationFn: (approved: boolean) =>
       api(`/calling-kanban/proposals/${p.id}/approvals`, { method: 'POST', query: { approved } }),
-    onSuccess: (_d, approved) => notify(approved ? 'Approval recorded.' : 'Rejection recorded.', 'success'),
+    onSuccess: (_d, approved) =>
+      notify(approved ? t('votes.approvalRecorded') : t('votes.rejectionRecorded'), 'success'),
     onError: (err) =>
       notify(
-        err instanceof ApiError && err.code === 'wrong_stage'
-          ? 'Voting has closed at this stage.'
-          : (err as Error).message,
+        err instanceof ApiError && err.code === 'wrong_stage' ? t('votes.closed') : (err as Error).message,
         'error',
       ),
     onSettled: onChanged,
@@ -37,16 +38,35 @@ export function VotesSection({
 
   return (
     <section className="card" aria-labelledby="votes-h">
-      <h2 id="votes-h">Votes</h2>
+      <h2 id="votes-h">{t('votes.title')}</h2>
       {votingStage && (
         <p>
-          At <strong>{STAGE_LABELS[p.stage]}</strong>: <span className="vote-yes">{p.approvals.approved} approved</span>
-          , <span className="vote-no">{p.approvals.rejected} rejected</span>.
+          <Trans
+            t={t}
+            i18nKey="votes.tally"
+            values={{
+              stage: t(`common:stage.${p.stage}`),
+              approved: p.approvals.approved,
+              rejected: p.approvals.rejected,
+            }}
+            components={{ b: <strong />, yes: <span className="vote-yes" />, no: <span className="vote-no" /> }}
+          />
           {canVote && (
             <>
               {' '}
-              Your vote: <strong>{p.my_vote === true ? 'approve' : p.my_vote === false ? 'reject' : 'none yet'}</strong>
-              .
+              <Trans
+                t={t}
+                i18nKey="votes.yours"
+                values={{
+                  vote:
+                    p.my_vote === true
+                      ? t('votes.approveLower')
+                      : p.my_vote === false
+                        ? t('votes.rejectLower')
+                        : t('votes.noneYet'),
+                }}
+                components={{ b: <strong /> }}
+              />
             </>
           )}
         </p>
@@ -60,7 +80,7 @@ export function VotesSection({
             disabled={vote.isPending}
             onClick={() => vote.mutate(true)}
           >
-            Approve
+            {t('votes.approve')}
           </button>
           <button
             type="button"
@@ -69,7 +89,7 @@ export function VotesSection({
             disabled={vote.isPending}
             onClick={() => vote.mutate(false)}
           >
-            Reject
+            {t('votes.reject')}
           </button>
         </div>
       )}
@@ -77,23 +97,25 @@ export function VotesSection({
       {votes.error && !(votes.error instanceof ApiError && votes.error.status === 403) && (
         <ErrorMessage error={votes.error} />
       )}
-      {votes.data && votes.data.length === 0 && <Empty>No votes yet.</Empty>}
+      {votes.data && votes.data.length === 0 && <Empty>{t('votes.none')}</Empty>}
       {votes.data && votes.data.length > 0 && (
         <table className="table compact">
           <thead>
             <tr>
-              <th scope="col">Voter</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Vote</th>
-              <th scope="col">When</th>
+              <th scope="col">{t('votes.voter')}</th>
+              <th scope="col">{t('stage')}</th>
+              <th scope="col">{t('votes.vote')}</th>
+              <th scope="col">{t('votes.when')}</th>
             </tr>
           </thead>
           <tbody>
             {votes.data.map((v, i) => (
               <tr key={v.id ?? i}>
                 <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, v.approver_id)}</td>
-                <td>{STAGE_LABELS[v.stage] ?? v.stage}</td>
-                <td className={v.approved ? 'vote-yes' : 'vote-no'}>{v.approved ? 'Approve' : 'Reject'}</td>
+                <td>{t(`common:stage.${v.stage}`, { defaultValue: v.stage })}</td>
+                <td className={v.approved ? 'vote-yes' : 'vote-no'}>
+                  {v.approved ? t('votes.approve') : t('votes.reject')}
+                </td>
                 <td>{formatDateTime(v.updated_at ?? v.created_at)}</td>
               </tr>
             ))}

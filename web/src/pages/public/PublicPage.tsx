@@ -1,4 +1,6 @@
+import { useEffect } from 'react'
 import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import { useQuery } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import type { Calling, Ward } from '../../api/types'
@@ -8,7 +10,11 @@ import { ROUTES } from '../../routes'
 
 /** For visitors: always asked anonymously, so it shows exactly what the public sees. */
 export default function PublicPage() {
+  const { t } = useTranslation('public')
   const { me } = useAuth()
+  useEffect(() => {
+    document.title = `${t('title')} · ${t('common:appName')}`
+  }, [t])
   const callings = useQuery({
     queryKey: ['public', 'callings'],
     queryFn: () => api<Calling[]>('/callings/', { anonymous: true, query: { limit: 200, sort: 'name' } }),
@@ -20,47 +26,47 @@ export default function PublicPage() {
   return (
     <div className="public-page">
       <header className="topbar">
-        <span className="brand">Stake Admin</span>
+        <span className="brand">{t('common:appShort')}</span>
         <span className="spacer" />
         {me ? (
           <Link to={ROUTES.board} className="button button-small">
-            Open the board
+            {t('openBoard')}
           </Link>
         ) : (
           <Link to={ROUTES.signIn} className="button button-small button-primary">
-            Sign in
+            {t('common:signIn.submit')}
           </Link>
         )}
       </header>
       <main id="main" className="content">
-        <h1>Our stake</h1>
+        <h1>{t('title')}</h1>
         <div className="public-grid">
           <section className="card" aria-labelledby="pub-wards">
-            <h2 id="pub-wards">Wards and meeting times</h2>
+            <h2 id="pub-wards">{t('wards')}</h2>
             {wards.isLoading && <Loading />}
             <ErrorMessage error={wards.error} />
-            {wards.data && wards.data.length === 0 && <Empty>No wards listed.</Empty>}
+            {wards.data && wards.data.length === 0 && <Empty>{t('noWards')}</Empty>}
             <ul className="plain-list">
               {wards.data?.map((w) => (
                 <li key={w.id}>
                   <strong>{w.name}</strong>
-                  <span className="muted"> · Sacrament meeting {formatMeetingTime(w.start_time)}</span>
+                  <span className="muted"> · {t('sacrament', { time: formatMeetingTime(w.start_time) })}</span>
                 </li>
               ))}
             </ul>
           </section>
           <section className="card" aria-labelledby="pub-callings">
-            <h2 id="pub-callings">Stake leaders</h2>
+            <h2 id="pub-callings">{t('leaders')}</h2>
             {callings.isLoading && <Loading />}
             <ErrorMessage error={callings.error} />
-            {callings.data && callings.data.length === 0 && <Empty>No public callings.</Empty>}
+            {callings.data && callings.data.length === 0 && <Empty>{t('noCallings')}</Empty>}
             <ul className="plain-list">
               {callings.data?.map((c) => {
                 const holders = c.slots.filter((s) => s.user).map((s) => `${s.user!.fname} ${s.user!.lname}`)
                 return (
                   <li key={c.id}>
                     <strong>{c.name}</strong>
-                    <span className="muted"> · {holders.length ? holders.join(', ') : 'Vacant'}</span>
+                    <span className="muted"> · {holders.length ? holders.join(', ') : t('common:vacant')}</span>
                   </li>
                 )
               })}

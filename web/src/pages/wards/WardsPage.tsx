@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '../../api/client'
 import { qk, useUsersLite, userName, useWards } from '../../api/queries'
@@ -22,15 +23,10 @@ import {
 import { UserPicker } from '../../components/UserPicker'
 
 /** Ward field speaking_sunday (contract §13): 5 falls back to the last Sunday in a month with four. */
-const SPEAKING_SUNDAYS = [
-  '1st Sunday',
-  '2nd Sunday',
-  '3rd Sunday',
-  '4th Sunday',
-  '5th Sunday (the last when there is no 5th)',
-]
+const SPEAKING_SUNDAYS = [1, 2, 3, 4, 5] as const
 
 function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string): void; onClose(): void }) {
+  const { t } = useTranslation('wards')
   const [name, setName] = useState(ward?.name ?? '')
   const [time, setTime] = useState(ward ? minutesToTime(ward.start_time) : '10:00')
   const [bishop, setBishop] = useState<number | null>(ward?.bishop_id ?? null)
@@ -47,8 +43,8 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
         e.preventDefault()
         const errs: FieldErrors = {}
         const minutes = timeToMinutes(time)
-        if (!name.trim()) errs.name = 'Enter a name.'
-        if (minutes === null || minutes < 0 || minutes > 1439) errs.start_time = 'Choose a meeting time.'
+        if (!name.trim()) errs.name = t('form.enterName')
+        if (minutes === null || minutes < 0 || minutes > 1439) errs.start_time = t('form.chooseTime')
         setErrors(errs)
         setGeneral(null)
         if (Object.keys(errs).length) return
@@ -57,7 +53,7 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
           const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday }
           if (ward) await api(`/wards/${ward.id}`, { method: 'PUT', body })
           else await api('/wards/', { method: 'POST', body })
-          onSaved(ward ? 'Ward saved.' : 'Ward created.')
+          onSaved(ward ? t('form.saved') : t('form.created'))
         } catch (err) {
           const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday'])
           setErrors(s.fields)
@@ -72,28 +68,28 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
           {general}
         </p>
       )}
-      <Field label="Name" error={errors.name}>
+      <Field label={t('form.name')} error={errors.name}>
         <input value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <Field label="Sacrament meeting starts at" error={errors.start_time}>
+      <Field label={t('form.startsAt')} error={errors.start_time}>
         <input type="time" step={300} value={time} onChange={(e) => setTime(e.target.value)} />
       </Field>
-      <Field label="High council speaker comes on" error={errors.speaking_sunday}>
+      <Field label={t('form.speakingSunday')} error={errors.speaking_sunday}>
         <select value={sunday} onChange={(e) => setSunday(Number(e.target.value))}>
-          {SPEAKING_SUNDAYS.map((label, i) => (
-            <option key={label} value={i + 1}>
-              {label}
+          {SPEAKING_SUNDAYS.map((n) => (
+            <option key={n} value={n}>
+              {t(`form.sunday${n}`)}
             </option>
           ))}
         </select>
       </Field>
-      <UserPicker label="Bishop" value={bishop} onChange={setBishop} allowClear error={errors.bishop_id} />
+      <UserPicker label={t('bishop')} value={bishop} onChange={setBishop} allowClear error={errors.bishop_id} />
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onClose}>
-          Cancel
+          {t('common:cancel')}
         </button>
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Saving…' : ward ? 'Save ward' : 'Create ward'}
+          {busy ? t('common:saving') : ward ? t('form.save') : t('form.create')}
         </button>
       </div>
     </form>
@@ -101,6 +97,7 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
 }
 
 export default function WardsPage() {
+  const { t } = useTranslation('wards')
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -121,36 +118,36 @@ export default function WardsPage() {
     onSuccess: () => {
       setDeleting(null)
       void qc.invalidateQueries({ queryKey: qk.wards })
-      notify('Ward deleted.', 'success')
+      notify(t('deleted'), 'success')
     },
   })
 
   return (
     <div>
       <PageHeader
-        title="Wards"
+        title={t('title')}
         actions={
           manage ? (
             <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-              New ward
+              {t('new')}
             </button>
           ) : undefined
         }
       />
       {wards.isLoading && <Loading />}
       <ErrorMessage error={wards.error} />
-      {wards.data && wards.data.length === 0 && <Empty>No wards yet.</Empty>}
+      {wards.data && wards.data.length === 0 && <Empty>{t('none')}</Empty>}
       {wards.data && wards.data.length > 0 && (
         <div className="table-scroll table-scroll-cards">
           <table className="table table-cards">
             <thead>
               <tr>
-                <th scope="col">Ward</th>
-                <th scope="col">Meeting time</th>
-                <th scope="col">Bishop</th>
+                <th scope="col">{t('ward')}</th>
+                <th scope="col">{t('meetingTime')}</th>
+                <th scope="col">{t('bishop')}</th>
                 {manage && (
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('common:actions')}</span>
                   </th>
                 )}
               </tr>
@@ -159,9 +156,13 @@ export default function WardsPage() {
               {wards.data.map((w) => (
                 <tr key={w.id}>
                   <td className="cell-title">{w.name}</td>
-                  <td data-label="Meeting time">{formatMeetingTime(w.start_time)}</td>
-                  <td data-label="Bishop">
-                    {w.bishop_id ? userName(users.data, w.bishop_id) : <span className="muted">Vacant</span>}
+                  <td data-label={t('meetingTime')}>{formatMeetingTime(w.start_time)}</td>
+                  <td data-label={t('bishop')}>
+                    {w.bishop_id ? (
+                      userName(users.data, w.bishop_id)
+                    ) : (
+                      <span className="muted">{t('common:vacant')}</span>
+                    )}
                   </td>
                   {manage && (
                     <td className="actions-cell">
@@ -169,17 +170,17 @@ export default function WardsPage() {
                         type="button"
                         className="button button-small"
                         onClick={() => setEditing(w)}
-                        aria-label={`Edit ${w.name}`}
+                        aria-label={t('editTitle', { name: w.name })}
                       >
-                        Edit
+                        {t('common:edit')}
                       </button>
                       <button
                         type="button"
                         className="button button-small"
                         onClick={() => setDeleting(w)}
-                        aria-label={`Delete ${w.name}`}
+                        aria-label={t('deleteLabel', { name: w.name })}
                       >
-                        Delete
+                        {t('common:delete')}
                       </button>
                     </td>
                   )}
@@ -192,7 +193,7 @@ export default function WardsPage() {
       <Dialog
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}
-        title={editing === 'new' ? 'New ward' : `Edit ${editing?.name ?? ''}`}
+        title={editing === 'new' ? t('new') : t('editTitle', { name: editing?.name ?? '' })}
       >
         {editing !== null && (
           <WardForm ward={editing === 'new' ? undefined : editing} onSaved={saved} onClose={() => setEditing(null)} />
@@ -201,9 +202,9 @@ export default function WardsPage() {
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(o) => !o && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? ''}?`}
-        message="A ward that proposals or speaking changes refer to cannot be deleted."
-        confirmLabel="Delete"
+        title={t('deleteTitle', { name: deleting?.name ?? '' })}
+        message={t('deleteText')}
+        confirmLabel={t('common:delete')}
         danger
         busy={remove.isPending}
         error={<ErrorMessage error={remove.error} />}
