@@ -209,7 +209,9 @@ export default function WebhooksPage() {
           ? notify(t('notice.testDelivered'), 'success')
           : notify(
               t('notice.testPending', {
-                reason: d.last_status_code ? t('deliveries.httpStatus', { code: d.last_status_code }) : d.last_error,
+                reason: d.last_status_code
+                  ? t('deliveries.httpStatus', { code: d.last_status_code })
+                  : (d.last_error ?? t('status.waiting')),
               }),
               'error',
             ),
