@@ -212,6 +212,7 @@ describe('webhooks: deliveries to a real receiver', () => {
     assert.equal((await admin.as('POST', `${PROPOSALS}/${p.id}/decline`, { reason: 'x' })).statusCode, 409)
     await worker.runOnce()
 
+    // One worker posts a webhook's deliveries in the order of the events.
     const events = bodies(all.path).map((b) => `${b.event}:${b.proposal.stage}`)
     assert.deepEqual(events, [
       'proposal_created:sp_approval',

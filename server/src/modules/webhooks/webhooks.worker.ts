@@ -63,7 +63,16 @@ export class WebhookWorker {
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const claimed = await this.claim(BATCH)
       if (claimed.length === 0) break
-      await Promise.all(claimed.map((row) => this.attempt(row)))
+      // Webhooks in parallel; each webhook's deliveries one after another, oldest first,
+      // so a channel reads "submitted" before "moved" (retries may still come later).
+      const byWebhook = new Map<number, repo.DeliveryRow[]>()
+      const ordered = [...claimed].sort((a, b) => a.id - b.id)
+      for (const row of ordered) byWebhook.set(row.webhook_id, [...(byWebhook.get(row.webhook_id) ?? []), row])
+      await Promise.all(
+        [...byWebhook.values()].map(async (rows) => {
+          for (const row of rows) await this.attempt(row)
+        }),
+      )
       made += claimed.length
     }
     return made
