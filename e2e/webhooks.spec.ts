@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test, type Browser } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, unique } from './api'
 
 /**
@@ -46,6 +47,12 @@ function verifies(secret: string, r: Received): boolean {
   return expected.length === given.length && crypto.timingSafeEqual(expected, given)
 }
 
+/** No accessibility violations axe can find in the given part of the page. */
+async function expectAccessible(page: Page, selector: string) {
+  const results = await new AxeBuilder({ page }).include(selector).analyze()
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+}
+
 async function signIn(browser: Browser, account: { email: string; password: string }, viewport: object) {
   const context = await browser.newContext({ viewport: viewport as { width: number; height: number } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
@@ -79,6 +86,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
     dialog = page.getByRole('dialog', { name: 'Webhook created' })
     await expect(dialog.getByText('Copy this signing secret now. It will not be shown again.')).toBeVisible()
+    await expectAccessible(page, '[role="dialog"]')
     const secret = await dialog.getByLabel('Signing secret').inputValue()
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
     await dialog.getByRole('button', { name: 'Copy secret' }).click()
@@ -95,6 +103,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     await expect(row).toContainText('New comment')
     expect(await page.content()).not.toContain(secret)
     expect(JSON.stringify(await admin.req('GET', '/api/webhooks'))).not.toContain(secret)
+    await expectAccessible(page, 'main')
 
     await row.getByRole('button', { name: /^Send a test message to / }).click()
     await expect(page.getByText('Test message delivered.')).toBeVisible()
