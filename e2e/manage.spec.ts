@@ -19,7 +19,9 @@ test('wards: create with a meeting time and a bishop, then edit', async ({ brows
   const row = page.getByRole('row', { name: new RegExp(name) })
   await expect(row).toContainText('9:30')
   await expect(row).toContainText(`${bishop.fname} Oduya`)
-  const wards = await admin.req('GET', '/api/wards/')
+  // A fresh API session: GET /wards/ is optional-auth, so a token expired by now
+  // (5 s in e2e) would read it as an anonymous caller, without bishops.
+  const wards = await (await adminApi(request)).req('GET', '/api/wards/')
   const created = wards.find((w: any) => w.name === name)
   expect(created.start_time).toBe(570)
   expect(created.bishop_id).toBe(bishop.id)
@@ -126,7 +128,11 @@ test('users: edit, grant access, reset the password, deactivate and activate', a
 
   await actions().click()
   await page.getByRole('menuitem', { name: 'Access' }).click()
-  await page.getByRole('dialog').getByLabel('speaking.manage').check()
+  // Permissions read in plain words, each with its one-line explanation.
+  await expect(page.getByRole('dialog').getByLabel('Manage the speaking schedule')).toHaveAccessibleDescription(
+    /monthly topics/,
+  )
+  await page.getByRole('dialog').getByLabel('Manage the speaking schedule').check()
   await page.getByRole('dialog').getByRole('button', { name: 'Save access' }).click()
   await expect(page.getByRole('dialog')).toBeHidden()
   expect((await admin.req('GET', `/api/users/${user.id}/permissions`)).permissions).toContain('speaking.manage')
@@ -143,6 +149,11 @@ test('users: edit, grant access, reset the password, deactivate and activate', a
 
   await actions().click()
   await page.getByRole('menuitem', { name: 'Deactivate' }).click()
+  // Deactivation asks first and says what it does.
+  const confirm = page.getByRole('dialog')
+  await expect(confirm).toContainText('signed out on every device')
+  await confirm.getByRole('button', { name: 'Deactivate' }).click()
+  await expect(confirm).toBeHidden()
   await expect(row).toContainText('Inactive')
   await actions().click()
   await page.getByRole('menuitem', { name: 'Activate' }).click()

@@ -13,12 +13,16 @@ import {
 
 /** Drags with real pointer events, as a person would (dnd-kit's pointer sensor). */
 async function dragTo(page: Page, card: Locator, column: Locator) {
+  // The card may sit low in a long column: bring it to the middle of the
+  // screen (clear of the notices in the corners), then move it sideways (the
+  // columns are as tall as the tallest one).
+  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }))
   const from = (await card.locator('.pcard-calling').boundingBox())!
   const to = (await column.boundingBox())!
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
   await page.mouse.down()
   await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 })
-  await page.mouse.move(to.x + to.width / 2, to.y + 80, { steps: 12 })
+  await page.mouse.move(to.x + to.width / 2, from.y + from.height / 2, { steps: 12 })
   // Drop only once the column shows the card is over it (as a user would).
   await expect(column).toHaveClass(/column-over/)
   await page.mouse.up()
@@ -156,17 +160,22 @@ test('a manager can move a card with the keyboard alone', async ({ browser, requ
   const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
   const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`)
   await expect(cardIn('interview')).toBeVisible()
-  // Focus the card itself (not its link) and lift, move, drop — waiting for
-  // each step to show (lifted, then over the next column) as a user would see
-  // it, since the drop goes wherever the card is over at that moment.
+  // Focus the card's drag handle (a button: the card itself is not one) and
+  // lift, move, drop — waiting for each step to show (lifted, then over the
+  // next column) as a user would see it, since the drop goes wherever the
+  // card is over at that moment.
   const wrapper = cardIn('interview').locator('xpath=..')
-  await wrapper.focus()
+  await cardIn('interview')
+    .getByRole('button', { name: /^Drag / })
+    .focus()
   await mp.keyboard.press('Space')
   await expect(wrapper).toHaveClass(/is-dragging/)
   await mp.keyboard.press('ArrowRight')
   await expect(column(mp, 'sustain')).toHaveClass(/column-over/)
   await mp.keyboard.press('Space')
   await expect(cardIn('sustain')).toBeVisible()
+  // Focus stays on the moved card, now in its new column.
+  await expect(cardIn('sustain').getByRole('button', { name: /^Drag / })).toBeFocused()
   // Enter on the name link still opens the proposal.
   await cardIn('sustain').getByRole('link').focus()
   await mp.keyboard.press('Enter')

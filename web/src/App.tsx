@@ -1,21 +1,21 @@
-import { Suspense, type ReactNode } from 'react'
+import { lazy, Suspense, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useAuth } from './auth/AuthProvider'
 import { can } from './auth/roles'
 import type { Permission } from './api/types'
 import { SignInPage } from './auth/SignInPage'
-import { ChangePasswordPage } from './auth/ChangePasswordPage'
-import { Layout } from './components/Layout'
+import { loadBoardPage, loadLayout } from './preload'
 import { Loading } from './components/ui'
 import { ROUTES } from './routes'
 import { lazyPage } from './resilience/lazyPage'
+import { loadChunk } from './resilience/chunks'
 import { RouteBoundary } from './resilience/ErrorBoundary'
 
 // Everything past sign-in is loaded on demand, each page when it is first
 // opened (no prefetch of pages the user may never visit on a slow phone link).
 const pages = {
-  board: () => import('./pages/board/BoardPage'),
+  board: loadBoardPage,
   proposal: () => import('./pages/proposals/ProposalPage'),
   newProposal: () => import('./pages/proposals/NewProposalPage'),
   speaking: () => import('./pages/speaking/SpeakingPage'),
@@ -26,6 +26,16 @@ const pages = {
   webhooks: () => import('./pages/webhooks/WebhooksPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
+  // Only a user with a temporary password sees it: not part of the sign-in download.
+  changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
+}
+const LazyLayout = lazy(() => loadChunk(loadLayout).then((m) => ({ default: m.Layout })))
+function Layout({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      <LazyLayout>{children}</LazyLayout>
+    </Suspense>
+  )
 }
 // Each retries its download and recovers from a deploy (resilience/chunks.ts).
 const BoardPage = lazyPage(pages.board)
@@ -39,6 +49,7 @@ const WardsPage = lazyPage(pages.wards)
 const WebhooksPage = lazyPage(pages.webhooks)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
+const ChangePasswordPage = lazyPage(pages.changePassword)
 
 function FullPageLoading() {
   const { t } = useTranslation()

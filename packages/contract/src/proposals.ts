@@ -148,6 +148,15 @@ export const HistoryEntry = Type.Object({
 })
 export type HistoryEntry = Static<typeof HistoryEntry>
 
+export const VotingStage = Type.Object({
+  required: Type.Integer({ minimum: 1 }),
+  voters: Type.Array(PersonRef),
+})
+export type VotingStage = Static<typeof VotingStage>
+
+export const BoardVote = Type.Object({ proposal_id: Id, voter_id: Id, approved: Type.Boolean() })
+export type BoardVote = Static<typeof BoardVote>
+
 export const Board = Type.Object({
   stages: Type.Object({
     sp_approval: Type.Array(Proposal),
@@ -159,5 +168,13 @@ export const Board = Type.Object({
   }),
   /** Done or declined within the last 30 days, most recent first. */
   closed_recently: Type.Array(Proposal),
+  /**
+   * The voting stages: approvals needed to auto-advance and who votes there
+   * (the active holders of the stage's seats), so a card can say "2 of 3
+   * approvals" and who is still to vote.
+   */
+  voting: Type.Object({ sp_approval: VotingStage, hc_approval: VotingStage }),
+  /** The votes at their current stage of the board's proposals at a voting stage. */
+  votes: Type.Array(BoardVote),
 })
 export type Board = Static<typeof Board>

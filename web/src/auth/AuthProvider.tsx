@@ -10,6 +10,7 @@ import {
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
+import { preloadFirstScreen } from '../preload'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
 /**
@@ -77,6 +78,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setStatus('anonymous')
           return
         }
+        preloadFirstScreen()
         const profile = await api<Me>('/auth/me')
         if (cancelled) return
         adoptAccountLanguage(profile)
@@ -127,6 +129,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     async (email: string, password: string) => {
+      preloadFirstScreen()
       const tok = await api<TokenResponse>('/auth/login', {
         method: 'POST',
         form: { username: email, password },

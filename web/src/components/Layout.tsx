@@ -1,18 +1,20 @@
-import { useEffect, useRef, type ReactNode } from 'react'
-import { NavLink, useLocation, useNavigate } from 'react-router'
-import * as Menu from '@radix-ui/react-dropdown-menu'
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react'
+import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useAuth, useMe } from '../auth/AuthProvider'
-import { can, fullName } from '../auth/roles'
+import { useMe } from '../auth/AuthProvider'
+import { can } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
+import { AccountButton } from './AccountButton'
+
+// The account menu (and the menu library under it) loads with the first
+// signed-in page, beside that page's own chunk: not in the sign-in download.
+const AccountMenu = lazy(() => import('./AccountMenu'))
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
   const me = useMe()
-  const { logout } = useAuth()
-  const navigate = useNavigate()
   const { pathname } = useLocation()
   const mainRef = useRef<HTMLElement>(null)
   const firstPath = useRef(pathname)
@@ -68,31 +70,9 @@ export function Layout({ children }: { children: ReactNode }) {
             </NavLink>
           )}
         </nav>
-        <Menu.Root>
-          <Menu.Trigger className="user-button" aria-label={t('nav.accountMenu', { name: fullName(me) })}>
-            <span className="avatar" aria-hidden="true">
-              {(me.fname[0] ?? '') + (me.lname[0] ?? '')}
-            </span>
-            <span className="user-name">{fullName(me)}</span>
-          </Menu.Trigger>
-          <Menu.Portal>
-            <Menu.Content className="menu" align="end" sideOffset={6}>
-              <Menu.Label className="menu-label">{me.email}</Menu.Label>
-              <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.profile)}>
-                {t('nav.profile')}
-              </Menu.Item>
-              <Menu.Separator className="menu-sep" />
-              <Menu.Item
-                className="menu-item"
-                onSelect={() => {
-                  void logout().then(() => navigate(ROUTES.signIn, { replace: true }))
-                }}
-              >
-                {t('signOut')}
-              </Menu.Item>
-            </Menu.Content>
-          </Menu.Portal>
-        </Menu.Root>
+        <Suspense fallback={<AccountButton disabled />}>
+          <AccountMenu />
+        </Suspense>
       </header>
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         {children}

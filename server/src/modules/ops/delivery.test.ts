@@ -7,6 +7,8 @@ import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../test/harness.ts'
 import { createUser, login } from '../../test/factories.ts'
 
+const FAVICON_ICO = path.join(import.meta.dirname, '../../../../web/public/favicon.ico')
+
 /** A tiny built client, as web/scripts/precompress.mjs leaves it. */
 function fakeDist(): string {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-delivery-'))
@@ -18,6 +20,8 @@ function fakeDist(): string {
   fs.writeFileSync(path.join(dist, 'assets', 'index-AbC123.js.gz'), zlib.gzipSync(js))
   fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Stake', start_url: '/' }))
+  // The real icon from web/public (Vite copies it into the build as it is).
+  fs.copyFileSync(FAVICON_ICO, path.join(dist, 'favicon.ico'))
   return dist
 }
 
@@ -98,12 +102,27 @@ describe('delivery: compression and caching', () => {
     const manifest = await t.app.inject({ method: 'GET', url: '/manifest.webmanifest' })
     assert.equal(manifest.statusCode, 200)
     assert.match(String(manifest.headers['content-type']), /^application\/manifest\+json/)
-    for (const url of ['/assets/missing.js', '/favicon.ico', '/robots.txt', '/assets/nested/thing']) {
+    for (const url of ['/assets/missing.js', '/favicon.png', '/robots.txt', '/assets/nested/thing']) {
       const res = await t.app.inject({ method: 'GET', url })
       assert.equal(res.statusCode, 404, url)
       assert.match(String(res.headers['content-type']), /application\/json/, url)
       assert.deepEqual(res.json(), { detail: 'Not found', code: 'not_found' })
     }
+  })
+
+  it('serves /favicon.ico as a real icon file (browsers ask for it whatever the page links)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/favicon.ico' })
+    assert.equal(res.statusCode, 200)
+    assert.match(String(res.headers['content-type']), /^image\/(x-icon|vnd\.microsoft\.icon)/)
+    assert.equal(res.headers['cache-control'], 'public, max-age=86400')
+    const body = res.rawPayload
+    // ICONDIR: reserved 0, type 1 (icon), at least one image; the first entry's data is a PNG.
+    assert.equal(body.readUInt16LE(0), 0)
+    assert.equal(body.readUInt16LE(2), 1)
+    assert.ok(body.readUInt16LE(4) >= 1)
+    const offset = body.readUInt32LE(6 + 12)
+    assert.deepEqual([...body.subarray(offset, offset + 4)], [0x89, 0x50, 0x4e, 0x47])
+    assert.equal(body.readUInt32LE(6 + 8), body.length - offset)
   })
 
   it('compresses a large API response when asked, identical after decompression; not a small one', async () => {

@@ -72,6 +72,57 @@ describe('board', () => {
     assert.deepEqual(Object.values((await board(stranger.as)).stages).flat(), [])
   })
 
+  it("gives the approvals each voting stage needs, its voters and the votes at the cards' current stage", async () => {
+    const hc1 = await seated(t, 'high_councilor')
+    const hc2 = await seated(t, 'high_councilor')
+    const call = await submit(bishop.as, ward)
+    const hidden = await submit(clerk.as, otherWard)
+    await move(clerk.as, call.id, 'advance', 'sp_approval')
+    await move(clerk.as, hidden.id, 'advance', 'sp_approval')
+    const vote = await hc1.as('POST', `/api/calling-kanban/proposals/${call.id}/approvals?approved=true`)
+    assert.equal(vote.statusCode, 201, vote.body)
+    assert.equal(
+      (await hc2.as('POST', `/api/calling-kanban/proposals/${hidden.id}/approvals?approved=false`)).statusCode,
+      201,
+    )
+
+    const all = await board(clerk.as)
+    assert.equal(all.voting.sp_approval.required, 2)
+    assert.equal(all.voting.hc_approval.required, 3)
+    const hcIds = all.voting.hc_approval.voters.map((v) => v.id)
+    assert.ok(hcIds.includes(hc1.user.id) && hcIds.includes(hc2.user.id))
+    assert.ok(!all.voting.sp_approval.voters.some((v) => v.id === hc1.user.id))
+    assert.deepEqual(
+      all.votes.filter((v) => v.proposal_id === call.id),
+      [{ proposal_id: call.id, voter_id: hc1.user.id, approved: true }],
+    )
+    assert.deepEqual(
+      all.votes.filter((v) => v.proposal_id === hidden.id),
+      [{ proposal_id: hidden.id, voter_id: hc2.user.id, approved: false }],
+    )
+
+    // A vote at another stage is not the card's; an invisible proposal's votes are left out (S9).
+    await move(clerk.as, call.id, 'advance', 'hc_approval')
+    const later = await board(clerk.as)
+    assert.ok(!later.votes.some((v) => v.proposal_id === call.id))
+    await move(clerk.as, call.id, 'revert', 'interview')
+    const own = await board(bishop.as)
+    assert.deepEqual(
+      own.votes.map((v) => v.proposal_id),
+      [call.id],
+    )
+
+    // A deactivated high councilor no longer counts as a voter.
+    const off = await clerk.as('PUT', `/api/users/${hc2.user.id}`, {
+      email: hc2.user.email,
+      fname: hc2.user.fname,
+      lname: hc2.user.lname,
+      active: false,
+    })
+    assert.equal(off.statusCode, 200, off.body)
+    assert.ok(!(await board(clerk.as)).voting.hc_approval.voters.some((v) => v.id === hc2.user.id))
+  })
+
   it('lists proposals closed in the last 30 days, most recent first', async () => {
     const a = await submit(clerk.as, otherWard)
     const b = await submit(clerk.as, otherWard)
@@ -123,9 +174,9 @@ describe('board', () => {
 
       assert.equal(large.queries, small.queries)
       assert.equal(largeBishop.queries, smallBishop.queries)
-      // The session check (with user and permissions), the caller's seats, the cards.
-      assert.ok(large.queries <= 3, `${large.queries} queries`)
-      assert.ok(largeBishop.queries <= 3, `${largeBishop.queries} queries`)
+      // The session check (with user and permissions), the caller's seats, the cards, their votes, the voters.
+      assert.ok(large.queries <= 5, `${large.queries} queries`)
+      assert.ok(largeBishop.queries <= 5, `${largeBishop.queries} queries`)
     })
   })
 

@@ -4,7 +4,7 @@ import type { Dialect } from '../../db/database.ts'
 import { containsPattern } from '../../db/like.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
-import { ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
+import { PRESIDENCY_KEYS, ROLE_KEYS, rolesFromSeats, seesAll, type Roles, type Viewer } from './proposals.policy.ts'
 import type { ProposalsTable } from './proposals.tables.ts'
 
 export type ProposalRow = Selectable<ProposalsTable>
@@ -338,4 +338,42 @@ export function wardExists(db: Executor, wardId: number) {
 
 export function userExists(db: Executor, userId: number) {
   return db.selectFrom('users').select(['id', 'active']).where('id', '=', userId).executeTakeFirst()
+}
+
+// ---------------------------------------------------------------- board: votes and voters
+
+/**
+ * The active holders of the voting seats (presidency and high council), in
+ * one query: who votes at sp_approval and at hc_approval.
+ */
+export async function votingSeatHolders(db: Executor) {
+  return db
+    .selectFrom('calling_slots as cs')
+    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
+    .innerJoin('users as u', 'u.id', 'cs.user_id')
+    .select(['c.key', 'u.id', 'u.fname', 'u.lname'])
+    .where('c.key', 'in', [...PRESIDENCY_KEYS, 'high_councilor'])
+    .where('u.active', '=', true)
+    .orderBy('u.lname')
+    .orderBy('u.fname')
+    .orderBy('u.id')
+    .execute()
+}
+
+/**
+ * The votes at their current stage of the visible proposals standing at a
+ * voting stage, in one statement whatever their number (a vote from an
+ * earlier visit to the stage still counts, as in the tally).
+ */
+export async function boardVotes(db: Executor, viewer: Viewer) {
+  const rows = await db
+    .selectFrom('proposal_votes as v')
+    .innerJoin('proposals as p', (join) => join.onRef('p.id', '=', 'v.proposal_id').onRef('p.stage', '=', 'v.stage'))
+    .select(['v.proposal_id', 'v.approver_id', 'v.approved'])
+    .where('p.stage', 'in', ['sp_approval', 'hc_approval'])
+    .where(visibleTo(viewer))
+    .orderBy('v.proposal_id')
+    .orderBy('v.approver_id')
+    .execute()
+  return rows.map((r) => ({ proposal_id: r.proposal_id, voter_id: r.approver_id, approved: Boolean(r.approved) }))
 }

@@ -148,19 +148,35 @@ export class ProposalsService {
   }
 
   /**
-   * GET /board in two queries whatever the number of proposals: the caller's
-   * seats (loadViewer), then the cards (repo.boardProposalViews).
+   * GET /board in four queries whatever the number of proposals: the caller's
+   * seats (loadViewer), then the cards (repo.boardProposalViews), the votes at
+   * the cards' current voting stage and the holders of the voting seats.
    */
   async board(actor: Actor): Promise<Board> {
     const viewer = await loadViewer(this.ctx, actor)
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
-    const rows = await repo.boardProposalViews(this.ctx.db, viewer, since)
+    const [rows, votes, holders] = await Promise.all([
+      repo.boardProposalViews(this.ctx.db, viewer, since),
+      repo.boardVotes(this.ctx.db, viewer),
+      repo.votingSeatHolders(this.ctx.db),
+    ])
+    const voters = (stage: 'sp_approval' | 'hc_approval') => {
+      const seen = new Set<number>()
+      return holders
+        .filter((h) => (stage === 'hc_approval' ? h.key === 'high_councilor' : h.key !== 'high_councilor'))
+        .filter((h) => !seen.has(h.id) && seen.add(h.id))
+        .map((h) => ({ id: h.id, fname: h.fname, lname: h.lname }))
+    }
+    const voting = {
+      sp_approval: { required: this.ctx.config.spApprovalsRequired, voters: voters('sp_approval') },
+      hc_approval: { required: this.ctx.config.hcApprovalsRequired, voters: voters('hc_approval') },
+    }
     const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
     const closed: Proposal[] = []
     for (const proposal of rows) {
       if (isOpen(proposal.stage)) stages[proposal.stage].push(proposal)
       else closed.push(proposal)
     }
-    return { stages, closed_recently: closed.reverse() }
+    return { stages, closed_recently: closed.reverse(), voting, votes }
   }
 }

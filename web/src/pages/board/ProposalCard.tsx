@@ -1,64 +1,123 @@
+import { useRef, type ReactNode } from 'react'
 import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
 import * as Menu from '@radix-ui/react-dropdown-menu'
-import type { Proposal, Stage } from '../../api/types'
-import { STAGE_LABELS, isVotingStage } from '../../api/types'
+import type { PersonRef, Proposal, Stage } from '../../api/types'
+import { isVotingStage } from '../../api/types'
+import { useUsersLite, userName } from '../../api/queries'
 import { ROUTES } from '../../routes'
+import { formatDateTime } from '../../i18n/format'
+import { names } from './boardText'
+
+/** One valid move of a card: a step forward or back along its own path. */
+export interface CardMove {
+  to: Stage
+  direction: 'advance' | 'revert'
+}
 
 export interface CardActions {
   canVote: boolean
   voting: boolean
   onVote(approved: boolean): void
-  next: Stage | null
-  prev: Stage | null
-  canMove: boolean
-  onMove(direction: 'advance' | 'revert'): void
+  /** Only the valid moves (none when the caller may not move cards). */
+  moves: CardMove[]
+  onMove(move: CardMove): void
 }
 
-function voteLabel(v: boolean | null): string {
-  if (v === true) return 'You approved'
-  if (v === false) return 'You rejected'
-  return 'You have not voted'
+/** The voting stage's tally: approvals needed and who has not voted yet. */
+export interface CardVoting {
+  required: number
+  pending: PersonRef[]
+}
+
+/** The interviewer (by name) and the planned date, on a card at `interview`. */
+function InterviewLine({ proposal: p }: { proposal: Proposal }) {
+  const { t } = useTranslation('board')
+  const users = useUsersLite()
+  const interview = p.interview
+  const who = interview ? userName(users.data, interview.interviewer_id) : null
+  const when = interview?.scheduled_for ? formatDateTime(interview.scheduled_for) : null
+  return (
+    <div className="pcard-interview small" data-testid="interview-line">
+      {who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')}
+      {' · '}
+      {when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')}
+    </div>
+  )
 }
 
 export function ProposalCard({
   proposal: p,
   wardLabel,
   actions,
+  voting,
   dragging,
+  handle,
+  extra,
 }: {
   proposal: Proposal
   wardLabel: string
   actions?: CardActions
+  voting?: CardVoting
   dragging?: boolean
+  /** The drag handle (a button), when the card can be dragged. */
+  handle?: ReactNode
+  /** Further lines mounted by other features (e.g. a Remind button). */
+  extra?: ReactNode
 }) {
+  const { t, i18n } = useTranslation('board')
   const votingStage = isVotingStage(p.stage)
   const name = `${p.fname} ${p.lname}`
+  const myVote = p.my_vote === true ? 'approved' : p.my_vote === false ? 'rejected' : 'none'
+  const moves = actions?.moves ?? []
+  // A chosen move hands focus to the board (onto the moved card); Escape gives it back to the trigger.
+  const moved = useRef(false)
   return (
-    <article className={`pcard ${dragging ? 'pcard-dragging' : ''}`} aria-label={name} data-testid={`card-${p.id}`}>
+    <article
+      className={`pcard ${dragging ? 'pcard-dragging' : ''}`}
+      aria-label={name}
+      data-testid={dragging ? undefined : `card-${p.id}`}
+      data-card={p.id}
+      tabIndex={-1}
+    >
       <div className="pcard-top">
         <Link to={ROUTES.proposal(p.id)} className="pcard-name">
           {name}
         </Link>
         <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
-          {p.is_release ? 'Release' : 'Call'}
+          {p.is_release ? t('card.release') : t('card.call')}
         </span>
+        {handle}
       </div>
       <div className="pcard-calling">{p.proposed_calling}</div>
       <div className="pcard-ward muted small">{wardLabel}</div>
+      {p.stage === 'interview' && <InterviewLine proposal={p} />}
       {votingStage && (
         <div className="pcard-votes small">
-          <span className="votes" aria-label={`${p.approvals.approved} approvals, ${p.approvals.rejected} rejections`}>
-            <span className="vote-yes">✓ {p.approvals.approved}</span>
-            <span className="vote-no">✗ {p.approvals.rejected}</span>
+          <span className="pcard-tally" data-testid="tally">
+            {voting
+              ? voting.required === 1
+                ? t('card.approvalsOfOne', { approved: p.approvals.approved })
+                : t('card.approvalsOf', { approved: p.approvals.approved, required: voting.required })
+              : t('card.approvals', { approved: p.approvals.approved })}
+            {p.approvals.rejected > 0 && (
+              <span className="vote-no"> · {t('card.rejections', { rejected: p.approvals.rejected })}</span>
+            )}
           </span>
           {actions?.canVote && (
-            <span className={`my-vote ${p.my_vote === true ? 'yes' : p.my_vote === false ? 'no' : ''}`}>
-              {voteLabel(p.my_vote)}
+            <span className={`my-vote ${myVote === 'approved' ? 'yes' : myVote === 'rejected' ? 'no' : ''}`}>
+              {t(`card.myVote.${myVote}`)}
+            </span>
+          )}
+          {voting && voting.pending.length > 0 && (
+            <span className="pcard-pending" data-testid="pending-voters">
+              {t('card.waitingFor', { names: names(i18n.language, voting.pending) })}
             </span>
           )}
         </div>
       )}
-      {actions && (actions.canVote || (actions.canMove && (actions.next || actions.prev))) && (
+      {extra}
+      {actions && (actions.canVote || moves.length > 0) && (
         <div className="pcard-actions" onPointerDown={(e) => e.stopPropagation()}>
           {actions.canVote && (
             <>
@@ -68,9 +127,9 @@ export function ProposalCard({
                 aria-pressed={p.my_vote === true}
                 disabled={actions.voting}
                 onClick={() => actions.onVote(true)}
-                aria-label={`Approve ${name}`}
               >
-                Approve
+                {t('card.approve')}
+                <span className="visually-hidden"> {name}</span>
               </button>
               <button
                 type="button"
@@ -78,29 +137,42 @@ export function ProposalCard({
                 aria-pressed={p.my_vote === false}
                 disabled={actions.voting}
                 onClick={() => actions.onVote(false)}
-                aria-label={`Reject ${name}`}
               >
-                Reject
+                {t('card.reject')}
+                <span className="visually-hidden"> {name}</span>
               </button>
             </>
           )}
-          {actions.canMove && (actions.next || actions.prev) && (
+          {moves.length > 0 && (
             <Menu.Root>
-              <Menu.Trigger className="button button-small" aria-label={`Move ${name}`}>
-                Move ▾
+              <Menu.Trigger className="button button-small" data-move-trigger={p.id}>
+                {t('card.moveTo')}
+                <span className="visually-hidden"> {t('card.moveToWho', { name })}</span>
               </Menu.Trigger>
               <Menu.Portal>
-                <Menu.Content className="menu" align="end" sideOffset={4}>
-                  {actions.next && (
-                    <Menu.Item className="menu-item" onSelect={() => actions.onMove('advance')}>
-                      Forward to {STAGE_LABELS[actions.next]}
+                <Menu.Content
+                  className="menu"
+                  align="end"
+                  sideOffset={4}
+                  onCloseAutoFocus={(e) => {
+                    if (moved.current) e.preventDefault()
+                    moved.current = false
+                  }}
+                >
+                  {moves.map((m) => (
+                    <Menu.Item
+                      key={m.to}
+                      className="menu-item"
+                      onSelect={() => {
+                        moved.current = true
+                        actions.onMove(m)
+                      }}
+                    >
+                      {t(m.direction === 'advance' ? 'card.forwardTo' : 'card.backTo', {
+                        stage: t(`stages.${m.to}`),
+                      })}
                     </Menu.Item>
-                  )}
-                  {actions.prev && (
-                    <Menu.Item className="menu-item" onSelect={() => actions.onMove('revert')}>
-                      Back to {STAGE_LABELS[actions.prev]}
-                    </Menu.Item>
-                  )}
+                  ))}
                 </Menu.Content>
               </Menu.Portal>
             </Menu.Root>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, useNavigate, useParams } from 'react-router'
+import { Link, useParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, ApiError } from '../../api/client'
 import { actionKeys } from '../../api/actions'
@@ -8,15 +8,15 @@ import { qk, useUsersLite, useWards, wardName, userName } from '../../api/querie
 import { nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can, canEditProposal, canVote } from '../../auth/roles'
-import { ConfirmDialog, Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
-import { ErrorMessage, Field, formatDateTime, Loading, PageHeader } from '../../components/ui'
+import { ErrorMessage, formatDateTime, Loading, PageHeader } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { ProposalForm } from './ProposalForm'
 import { CommentsSection } from './CommentsSection'
 import { VotesSection } from './VotesSection'
 import { InterviewSection } from './InterviewSection'
 import { HistorySection } from './HistorySection'
+import { DeclineProposalDialog, DeleteProposalDialog } from './ProposalConfirmations'
 
 function StageTrack({ p }: { p: Proposal }) {
   const { t } = useTranslation('proposal')
@@ -48,15 +48,12 @@ export default function ProposalPage() {
   const id = Number(idParam)
   const me = useMe()
   const qc = useQueryClient()
-  const navigate = useNavigate()
   const notify = useNotify()
   const wards = useWards()
   const users = useUsersLite()
   const [editing, setEditing] = useState(false)
   const [declineOpen, setDeclineOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
-  const [reason, setReason] = useState('')
-  const [reasonError, setReasonError] = useState<string | undefined>()
 
   const proposal = useQuery({
     queryKey: qk.proposal(id),
@@ -78,30 +75,6 @@ export default function ProposalPage() {
     onError: (err) =>
       notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : (err as Error).message, 'error'),
     onSettled: refreshAll,
-  })
-
-  const decline = useMutation({
-    mutationFn: (r: string) => api(`/calling-kanban/proposals/${id}/decline`, { method: 'POST', body: { reason: r } }),
-    onSuccess: () => {
-      setDeclineOpen(false)
-      setReason('')
-      notify(t('declined'), 'success')
-    },
-    onError: (err) => {
-      if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message)
-    },
-    onSettled: refreshAll,
-  })
-
-  const remove = useMutation({
-    mutationFn: () => api(`/calling-kanban/proposals/${id}`, { method: 'DELETE' }),
-    onSuccess: () => {
-      qc.removeQueries({ queryKey: qk.proposal(id) })
-      void qc.invalidateQueries({ queryKey: qk.board })
-      void qc.invalidateQueries({ queryKey: actionKeys.all })
-      notify(t('deleted'), 'success')
-      navigate(ROUTES.board, { replace: true })
-    },
   })
 
   if (proposal.isLoading) return <Loading label={t('loading')} />
@@ -243,46 +216,8 @@ export default function ProposalPage() {
         <HistorySection proposalId={p.id} stage={p.stage} />
       </div>
 
-      <Dialog open={declineOpen} onOpenChange={setDeclineOpen} title={t('declineTitle')} description={t('declineText')}>
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault()
-            if (!reason.trim()) {
-              setReasonError(t('giveReason'))
-              return
-            }
-            setReasonError(undefined)
-            decline.mutate(reason.trim())
-          }}
-        >
-          <Field label={t('reason')} error={reasonError}>
-            <textarea rows={3} value={reason} onChange={(e) => setReason(e.target.value)} />
-          </Field>
-          {decline.error && !(decline.error instanceof ApiError && decline.error.status === 422) && (
-            <ErrorMessage error={decline.error} />
-          )}
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setDeclineOpen(false)}>
-              {t('common:cancel')}
-            </button>
-            <button type="submit" className="button button-danger" disabled={decline.isPending}>
-              {t('declineSubmit')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-      <ConfirmDialog
-        open={deleteOpen}
-        onOpenChange={setDeleteOpen}
-        title={t('deleteTitle')}
-        message={t('deleteText')}
-        confirmLabel={t('common:delete')}
-        danger
-        busy={remove.isPending}
-        error={<ErrorMessage error={remove.error} />}
-        onConfirm={() => remove.mutate()}
-      />
+      <DeclineProposalDialog proposal={p} open={declineOpen} onOpenChange={setDeclineOpen} onChanged={refreshAll} />
+      <DeleteProposalDialog proposal={p} open={deleteOpen} onOpenChange={setDeleteOpen} />
     </div>
   )
 }

@@ -1,6 +1,8 @@
-import { useState } from 'react'
+import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { api } from '../../api/client'
 import { qk } from '../../api/queries'
 import type { Calendar, CalendarRow, Topic } from '../../api/types'
@@ -10,23 +12,50 @@ import { Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, Field, Loading, PageHeader, splitError } from '../../components/ui'
 
-const MONTHS = Array.from({ length: 12 }, (_, i) =>
-  new Date(2000, i, 1).toLocaleDateString(undefined, { month: 'short' }),
-)
-const MONTHS_LONG = Array.from({ length: 12 }, (_, i) =>
-  new Date(2000, i, 1).toLocaleDateString(undefined, { month: 'long' }),
-)
+/** The twelve month names in the user's language (Intl, contract §13). */
+function useMonthNames(): { short: string[]; long: string[] } {
+  const { i18n } = useTranslation()
+  const language = i18n.language
+  return useMemo(() => {
+    const names = (month: 'short' | 'long') => {
+      const format = new Intl.DateTimeFormat(language, { month })
+      return Array.from({ length: 12 }, (_, i) => format.format(new Date(2000, i, 1)))
+    }
+    return { short: names('short'), long: names('long') }
+  }, [language])
+}
 
 interface CellTarget {
   row: CalendarRow
   month: number
 }
 
-function seatLabel(row: CalendarRow): string {
-  return row.high_councilor ? fullName(row.high_councilor) : `Seat ${row.slot_id} (vacant)`
+function seatLabel(row: CalendarRow, t: TFunction<'speaking'>): string {
+  return row.high_councilor ? fullName(row.high_councilor) : t('vacantSeat', { seat: row.slot_id })
+}
+
+/**
+ * On a narrow screen the grid scrolls sideways; it opens at the current
+ * month (issue 14: a phone showed only January to March), once per year shown.
+ */
+function useScrollToMonth(month: number | null, ready: boolean, year: number) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const done = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    const box = scroller.current
+    if (!ready || !box || done.current === year) return
+    done.current = year
+    if (month == null || box.scrollWidth <= box.clientWidth) return
+    const header = box.querySelector<HTMLElement>(`thead th[data-month="${month}"]`)
+    const seat = box.querySelector<HTMLElement>('thead th.seat-col')
+    if (header) box.scrollLeft = header.offsetLeft - (seat?.offsetWidth ?? 0)
+  }, [month, ready, year])
+  return scroller
 }
 
 export default function SpeakingPage() {
+  const { t } = useTranslation('speaking')
+  const { short: MONTHS, long: MONTHS_LONG } = useMonthNames()
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -35,6 +64,7 @@ export default function SpeakingPage() {
   const year = Number(params.get('year')) || thisYear
   const setYear = (y: number) => setParams({ year: String(y) }, { replace: true })
   const manager = can(me, 'speaking.manage')
+  const currentMonth = year === thisYear ? new Date().getMonth() + 1 : null
 
   const calendar = useQuery({
     queryKey: qk.calendar(year),
@@ -52,7 +82,7 @@ export default function SpeakingPage() {
   const [topicMonth, setTopicMonth] = useState<number | null>(null)
 
   const wardName = (id: number | null) =>
-    id == null ? '—' : (calendar.data?.wards.find((w) => w.id === id)?.name ?? `Ward ${id}`)
+    id == null ? '—' : (calendar.data?.wards.find((w) => w.id === id)?.name ?? t('wardNumber', { id }))
 
   const override = useMutation({
     mutationFn: (v: { high_councilor_id: number; month: number; ward_id: number | null }) =>
@@ -62,7 +92,7 @@ export default function SpeakingPage() {
       if (cal && Array.isArray(cal.rows)) qc.setQueryData(qk.calendar(year), cal)
       else void qc.invalidateQueries({ queryKey: qk.calendar(year) })
       setCell(null)
-      notify('Speaking assignment changed.', 'success')
+      notify(t('notice.changed'), 'success')
     },
   })
   const restore = useMutation({
@@ -71,7 +101,7 @@ export default function SpeakingPage() {
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: qk.calendar(year) })
       setCell(null)
-      notify('Rotation restored for that month.', 'success')
+      notify(t('notice.restored'), 'success')
     },
   })
 
@@ -89,87 +119,111 @@ export default function SpeakingPage() {
     return t && t.topic ? t : undefined
   }
   const cellMonth = cell ? cell.row.months.find((m) => m.month === cell.month) : undefined
+  const scroller = useScrollToMonth(currentMonth, !!calendar.data && calendar.data.rows.length > 0, year)
+  const vacancies = calendar.data?.rows.filter((r) => r.high_councilor_id == null).length ?? 0
 
   return (
     <div className="speaking-page">
       <PageHeader
-        title={`Speaking schedule ${year}`}
+        title={t('title', { year })}
         actions={
-          <div className="year-nav" role="group" aria-label="Year">
+          <div className="year-nav" role="group" aria-label={t('year.group')}>
             <button
               type="button"
               className="button"
               onClick={() => setYear(year - 1)}
-              aria-label={`Previous year, ${year - 1}`}
+              aria-label={t('year.previous', { year: year - 1 })}
             >
               ← {year - 1}
             </button>
             {year !== thisYear && (
               <button type="button" className="button" onClick={() => setYear(thisYear)}>
-                This year
+                {t('year.this')}
               </button>
             )}
             <button
               type="button"
               className="button"
               onClick={() => setYear(year + 1)}
-              aria-label={`Next year, ${year + 1}`}
+              aria-label={t('year.next', { year: year + 1 })}
             >
               {year + 1} →
             </button>
             <button type="button" className="button no-print" onClick={() => window.print()}>
-              Print
+              {t('print')}
             </button>
           </div>
         }
       />
-      {calendar.isLoading && <Loading label="Loading the schedule…" />}
+      {calendar.isLoading && <Loading label={t('loading')} />}
       <ErrorMessage error={calendar.error} />
-      {calendar.data && calendar.data.rows.length === 0 && <Empty>There are no high council seats.</Empty>}
+      {calendar.data && calendar.data.rows.length === 0 && <Empty>{t('noSeats')}</Empty>}
       {calendar.data && calendar.data.rows.length > 0 && (
         <>
           <p className="muted small no-print legend">
+            {currentMonth && (
+              <span className="legend-item">
+                <span className="swatch swatch-current" /> {t('legend.thisMonth')}
+              </span>
+            )}
             <span className="legend-item">
-              <span className="swatch swatch-override" /> changed from the rotation
+              <span className="swatch swatch-override" /> {t('legend.changed')}
             </span>
             <span className="legend-item">
-              <span className="swatch swatch-mine" /> your assignments
+              <span className="swatch swatch-mine" /> {t('legend.mine')}
             </span>
-            {manager && <span>Select a cell to change it.</span>}
+            {vacancies > 0 && (
+              <span className="legend-item">
+                <span className="swatch swatch-vacant" /> {t('legend.vacant', { count: vacancies })}
+              </span>
+            )}
+            {manager && <span>{t('legend.select')}</span>}
+            <span className="show-phone-inline">{t('legend.swipe')}</span>
           </p>
-          <div className="grid-scroll" tabIndex={0} aria-label="Speaking schedule grid, scrolls sideways">
+          <div className="grid-scroll" tabIndex={0} aria-label={t('grid.label')} ref={scroller}>
             <table className="speaking-grid">
-              <caption className="visually-hidden">High councilor speaking assignments by month, {year}</caption>
+              <caption className="visually-hidden">{t('grid.caption', { year })}</caption>
               <thead>
                 <tr>
                   <th scope="col" className="seat-col">
-                    Seat
+                    {t('grid.seat')}
                   </th>
                   {MONTHS.map((m, i) => (
-                    <th scope="col" key={m} title={MONTHS_LONG[i]}>
+                    <th
+                      scope="col"
+                      key={i}
+                      data-month={i + 1}
+                      title={MONTHS_LONG[i]}
+                      className={currentMonth === i + 1 ? 'current-month' : undefined}
+                      aria-current={currentMonth === i + 1 ? 'date' : undefined}
+                    >
                       {m}
+                      {currentMonth === i + 1 && <span className="visually-hidden"> ({t('legend.thisMonth')})</span>}
                     </th>
                   ))}
                 </tr>
                 <tr className="topics-row">
                   <th scope="row" className="seat-col">
-                    Topic
+                    {t('grid.topic')}
                   </th>
                   {MONTHS.map((_, i) => {
-                    const t = topicFor(i + 1)
+                    const topic = topicFor(i + 1)
                     return (
-                      <td key={i} className="topic-cell">
+                      <td key={i} className={`topic-cell${currentMonth === i + 1 ? ' current-month' : ''}`}>
                         {manager ? (
                           <button
                             type="button"
                             className="cell-button topic-button"
                             onClick={() => setTopicMonth(i + 1)}
-                            aria-label={`Topic for ${MONTHS_LONG[i]}: ${t?.topic ?? 'none'}. Edit`}
+                            aria-label={t('topic.editLabel', {
+                              month: MONTHS_LONG[i],
+                              topic: topic?.topic ?? t('topic.none'),
+                            })}
                           >
-                            {t?.topic ?? <span className="muted no-print">+ topic</span>}
+                            {topic?.topic ?? <span className="muted no-print">{t('topic.add')}</span>}
                           </button>
                         ) : (
-                          <span title={t?.reference ?? undefined}>{t?.topic ?? ''}</span>
+                          <span title={topic?.reference ?? undefined}>{topic?.topic ?? ''}</span>
                         )}
                       </td>
                     )
@@ -179,19 +233,38 @@ export default function SpeakingPage() {
               <tbody>
                 {calendar.data.rows.map((row) => {
                   const mine = row.high_councilor_id != null && row.high_councilor_id === me.id
+                  const vacant = row.high_councilor_id == null
+                  const rowClass = [mine && 'mine', vacant && 'vacant'].filter(Boolean).join(' ') || undefined
                   return (
-                    <tr key={row.slot_id} className={mine ? 'mine' : undefined}>
+                    <tr key={row.slot_id} className={rowClass}>
                       <th scope="row" className="seat-col">
-                        <span className="seat-no">{row.slot_id}</span> {seatLabel(row)}
-                        {mine && <span className="visually-hidden"> (you)</span>}
+                        <span className="seat-no">{row.slot_id}</span> {seatLabel(row, t)}
+                        {mine && <span className="visually-hidden"> {t('you')}</span>}
                       </th>
                       {Array.from({ length: 12 }, (_, i) => {
                         const m = row.months.find((x) => x.month === i + 1)
                         const name = wardName(m?.ward_id ?? null)
-                        const cls = `${m?.overridden ? 'overridden' : ''} ${mine ? 'mine' : ''}`
-                        const label = `${seatLabel(row)}, ${MONTHS_LONG[i]}: ${m?.ward_id == null ? 'not speaking' : name}${m?.overridden ? ' (changed)' : ''}`
+                        const cls = [
+                          m?.overridden && 'overridden',
+                          mine && 'mine',
+                          currentMonth === i + 1 && 'current-month',
+                          vacant && m?.ward_id != null && 'vacant',
+                        ]
+                          .filter(Boolean)
+                          .join(' ')
+                        const where =
+                          m?.ward_id == null
+                            ? t('cell.notSpeaking')
+                            : vacant
+                              ? t('cell.noSpeaker', { ward: name })
+                              : name
+                        const label = t(m?.overridden ? 'cell.labelChanged' : 'cell.label', {
+                          seat: seatLabel(row, t),
+                          month: MONTHS_LONG[i],
+                          where,
+                        })
                         return (
-                          <td key={i} className={cls} data-testid={`cell-${row.slot_id}-${i + 1}`}>
+                          <td key={i} className={cls || undefined} data-testid={`cell-${row.slot_id}-${i + 1}`}>
                             {manager && row.high_councilor_id != null ? (
                               <button
                                 type="button"
@@ -219,8 +292,8 @@ export default function SpeakingPage() {
       <Dialog
         open={cell !== null}
         onOpenChange={(o) => !o && setCell(null)}
-        title={cell ? `${seatLabel(cell.row)} — ${MONTHS_LONG[cell.month - 1]} ${year}` : ''}
-        description="Choose the ward this high councilor speaks in. If another seat has that ward this month, the two swap."
+        title={cell ? `${seatLabel(cell.row, t)} — ${MONTHS_LONG[cell.month - 1]} ${year}` : ''}
+        description={t('override.description')}
       >
         {cell && (
           <form
@@ -233,9 +306,9 @@ export default function SpeakingPage() {
               })
             }}
           >
-            <Field label="Ward" error={splitError(override.error, ['ward_id']).fields.ward_id}>
+            <Field label={t('override.ward')} error={splitError(override.error, ['ward_id']).fields.ward_id}>
               <select value={wardChoice} onChange={(e) => setWardChoice(e.target.value)}>
-                <option value="">Not speaking this month</option>
+                <option value="">{t('override.notSpeaking')}</option>
                 {calendar.data?.wards.map((w) => (
                   <option key={w.id} value={w.id}>
                     {w.name}
@@ -253,24 +326,43 @@ export default function SpeakingPage() {
                   disabled={restore.isPending}
                   onClick={() => restore.mutate({ high_councilor_id: cell.row.high_councilor_id!, month: cell.month })}
                 >
-                  Restore rotation
+                  {t('override.restore')}
                 </button>
               )}
               <button type="submit" className="button button-primary" disabled={override.isPending}>
-                Save
+                {t('override.save')}
               </button>
             </div>
           </form>
         )}
       </Dialog>
       {topicMonth !== null && (
-        <TopicDialog year={year} month={topicMonth} topic={topicFor(topicMonth)} onClose={() => setTopicMonth(null)} />
+        <TopicDialog
+          year={year}
+          month={topicMonth}
+          monthName={MONTHS_LONG[topicMonth - 1] ?? ''}
+          topic={topicFor(topicMonth)}
+          onClose={() => setTopicMonth(null)}
+        />
       )}
     </div>
   )
 }
 
-function TopicDialog({ year, month, topic, onClose }: { year: number; month: number; topic?: Topic; onClose(): void }) {
+function TopicDialog({
+  year,
+  month,
+  monthName,
+  topic,
+  onClose,
+}: {
+  year: number
+  month: number
+  monthName: string
+  topic?: Topic
+  onClose(): void
+}) {
+  const { t } = useTranslation('speaking')
   const qc = useQueryClient()
   const notify = useNotify()
   const [text, setText] = useState(topic?.topic ?? '')
@@ -285,7 +377,7 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: qk.topics(year) })
       void qc.invalidateQueries({ queryKey: qk.calendar(year) })
-      notify('Topic saved.', 'success')
+      notify(t('notice.topicSaved'), 'success')
       onClose()
     },
     onError: (err) => setErrors(splitError(err, ['topic', 'reference']).fields),
@@ -294,29 +386,29 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
     mutationFn: () => api(`/speaking/topics/${year}/${month}`, { method: 'DELETE' }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: qk.topics(year) })
-      notify('Topic removed.', 'success')
+      notify(t('notice.topicRemoved'), 'success')
       onClose()
     },
   })
   const general = splitError(save.error, ['topic', 'reference']).general
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()} title={`Topic for ${MONTHS_LONG[month - 1]} ${year}`}>
+    <Dialog open onOpenChange={(o) => !o && onClose()} title={t('topic.title', { month: monthName, year })}>
       <form
         noValidate
         onSubmit={(e) => {
           e.preventDefault()
           const errs: Record<string, string> = {}
-          if (!text.trim()) errs.topic = 'Enter a topic.'
-          else if (text.trim().length > 200) errs.topic = 'At most 200 characters.'
-          if (reference.length > 2000) errs.reference = 'At most 2,000 characters.'
+          if (!text.trim()) errs.topic = t('topic.required')
+          else if (text.trim().length > 200) errs.topic = t('topic.tooLong')
+          if (reference.length > 2000) errs.reference = t('topic.referenceTooLong')
           setErrors(errs)
           if (Object.keys(errs).length === 0) save.mutate()
         }}
       >
-        <Field label="Topic" error={errors.topic}>
+        <Field label={t('topic.topic')} error={errors.topic}>
           <input value={text} onChange={(e) => setText(e.target.value)} />
         </Field>
-        <Field label="Reference" error={errors.reference} hint="Optional: a talk, scripture or link">
+        <Field label={t('topic.reference')} error={errors.reference} hint={t('topic.referenceHint')}>
           <textarea rows={3} value={reference} onChange={(e) => setReference(e.target.value)} />
         </Field>
         {general && <ErrorMessage error={general} />}
@@ -329,11 +421,11 @@ function TopicDialog({ year, month, topic, onClose }: { year: number; month: num
               onClick={() => del.mutate()}
               disabled={del.isPending}
             >
-              Remove topic
+              {t('topic.remove')}
             </button>
           )}
           <button type="submit" className="button button-primary" disabled={save.isPending}>
-            Save topic
+            {t('topic.save')}
           </button>
         </div>
       </form>

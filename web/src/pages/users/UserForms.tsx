@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react'
 import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { api } from '../../api/client'
 import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
+import { usePermissionText } from '../../auth/permissionText'
 import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -27,20 +30,32 @@ function useFormState() {
   return { errors, setErrors, general, busy, run }
 }
 
-function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClose(): void }) {
+function Actions({
+  busy,
+  label,
+  onClose,
+  danger,
+}: {
+  busy: boolean
+  label: string
+  onClose(): void
+  danger?: boolean
+}) {
+  const { t } = useTranslation('users')
   return (
     <div className="dialog-actions">
       <button type="button" className="button" onClick={onClose}>
-        Cancel
+        {t('form.cancel')}
       </button>
-      <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? 'Saving…' : label}
+      <button type="submit" className={`button ${danger ? 'button-danger' : 'button-primary'}`} disabled={busy}>
+        {busy ? t('form.saving') : label}
       </button>
     </div>
   )
 }
 
 export function CopyableSecret({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation('users')
   const [copied, setCopied] = useState(false)
   return (
     <div className="secret">
@@ -57,21 +72,22 @@ export function CopyableSecret({ label, value }: { label: string; value: string 
           )
         }}
       >
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? t('form.copied') : t('form.copy')}
       </button>
     </div>
   )
 }
 
-function validateUser(v: { email: string; fname: string; lname: string }): FieldErrors {
+function validateUser(v: { email: string; fname: string; lname: string }, t: TFunction<'users'>): FieldErrors {
   const e: FieldErrors = {}
-  if (!v.fname.trim()) e.fname = 'Enter a first name.'
-  if (!v.lname.trim()) e.lname = 'Enter a last name.'
-  if (!EMAIL.test(v.email.trim())) e.email = 'Enter a valid email address.'
+  if (!v.fname.trim()) e.fname = t('form.fnameRequired')
+  if (!v.lname.trim()) e.lname = t('form.lnameRequired')
+  if (!EMAIL.test(v.email.trim())) e.email = t('form.emailInvalid')
   return e
 }
 
 export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose(): void }) {
+  const { t } = useTranslation('users')
   const [v, setV] = useState({ fname: '', lname: '', email: '' })
   const [created, setCreated] = useState<CreatedUser | null>(null)
   const f = useFormState()
@@ -80,22 +96,21 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
     return (
       <div className="stack">
         <p className="success-box" role="status">
-          {created.fname} {created.lname} has been created.
+          {t('create.created', { name: `${created.fname} ${created.lname}` })}
         </p>
         {created.temporary_password ? (
           <>
             <p>
-              Give this temporary password to the user. <strong>It is shown only this once.</strong> They must choose
-              their own password when they first sign in.
+              {t('create.giveTemporary')} <strong>{t('create.shownOnce')}</strong> {t('create.chooseOwn')}
             </p>
-            <CopyableSecret label="Temporary password" value={created.temporary_password} />
+            <CopyableSecret label={t('form.temporaryPassword')} value={created.temporary_password} />
           </>
         ) : (
-          <p>The user must choose their own password when they first sign in.</p>
+          <p>{t('create.mustChoose')}</p>
         )}
         <div className="dialog-actions">
           <button type="button" className="button button-primary" onClick={onClose}>
-            Done
+            {t('form.done')}
           </button>
         </div>
       </div>
@@ -108,7 +123,7 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
       className="stack"
       onSubmit={(e: FormEvent) => {
         e.preventDefault()
-        const errs = validateUser(v)
+        const errs = validateUser(v, t)
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname'], async () => {
@@ -126,32 +141,35 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
           {f.general}
         </p>
       )}
-      <Field label="First name" error={f.errors.fname}>
+      <Field label={t('form.fname')} error={f.errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} />
       </Field>
-      <Field label="Last name" error={f.errors.lname}>
+      <Field label={t('form.lname')} error={f.errors.lname}>
         <input value={v.lname} onChange={(e) => setV({ ...v, lname: e.target.value })} />
       </Field>
-      <Field label="Email" error={f.errors.email}>
+      <Field label={t('form.email')} error={f.errors.email}>
         <input type="email" value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} />
       </Field>
-      <p className="muted small">A temporary password is generated and shown once after you create the user.</p>
-      <Actions busy={f.busy} label="Create user" onClose={onClose} />
+      <p className="muted small">{t('create.passwordNote')}</p>
+      <Actions busy={f.busy} label={t('create.submit')} onClose={onClose} />
     </form>
   )
 }
 
 export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
+  const { t } = useTranslation('users')
   const me = useMe()
   const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active })
   const f = useFormState()
+  // Unticking "Active" on an active account deactivates it on save: say what that does (issue 14).
+  const deactivating = user.active && !v.active
   return (
     <form
       noValidate
       className="stack"
       onSubmit={(e) => {
         e.preventDefault()
-        const errs = validateUser(v)
+        const errs = validateUser(v, t)
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname', 'active'], async () => {
@@ -168,13 +186,13 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
           {f.general}
         </p>
       )}
-      <Field label="First name" error={f.errors.fname}>
+      <Field label={t('form.fname')} error={f.errors.fname}>
         <input value={v.fname} onChange={(e) => setV({ ...v, fname: e.target.value })} />
       </Field>
-      <Field label="Last name" error={f.errors.lname}>
+      <Field label={t('form.lname')} error={f.errors.lname}>
         <input value={v.lname} onChange={(e) => setV({ ...v, lname: e.target.value })} />
       </Field>
-      <Field label="Email" error={f.errors.email}>
+      <Field label={t('form.email')} error={f.errors.email}>
         <input type="email" value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} />
       </Field>
       <label className="checkbox">
@@ -184,15 +202,27 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
           disabled={user.id === me.id}
           onChange={(e) => setV({ ...v, active: e.target.checked })}
         />{' '}
-        Active (can sign in)
+        {t('form.activeLabel')}
       </label>
       {f.errors.active && <small className="field-error">{f.errors.active}</small>}
-      <Actions busy={f.busy} label="Save" onClose={onClose} />
+      {deactivating && (
+        <p className="warn-box" role="status">
+          {t('deactivate.inlineWarning')}
+        </p>
+      )}
+      <Actions
+        busy={f.busy}
+        label={deactivating ? t('deactivate.saveAndDeactivate') : t('form.save')}
+        danger={deactivating}
+        onClose={onClose}
+      />
     </form>
   )
 }
 
 export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
+  const { t } = useTranslation('users')
+  const text = usePermissionText()
   const me = useMe()
   const grants = useQuery({
     queryKey: ['users', user.id, 'permissions'],
@@ -222,25 +252,39 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
       )}
       {f.errors.permissions && <p className="error-box">{f.errors.permissions}</p>}
       <fieldset className="field">
-        <legend>Direct grants</legend>
-        <div className="checkbox-grid">
+        <legend>{t('grants.legend')}</legend>
+        <div className="permission-list">
           {PERMISSIONS.map((p) => {
             const mine = me.permissions.includes(p)
+            const locked = !mine && !current.includes(p)
+            const inputId = `grant-${user.id}-${p.replace('.', '-')}`
+            const hintId = `${inputId}-hint`
             return (
-              <label key={p} className="checkbox" title={mine ? undefined : 'You cannot grant access you do not hold'}>
+              <div key={p} className="permission-option">
                 <input
+                  id={inputId}
                   type="checkbox"
                   checked={current.includes(p)}
-                  disabled={!mine && !current.includes(p)}
+                  disabled={locked}
+                  aria-describedby={hintId}
                   onChange={(e) => setChosen(e.target.checked ? [...current, p] : current.filter((x) => x !== p))}
-                />{' '}
-                <code>{p}</code>
-              </label>
+                />
+                <span>
+                  {/* The plain words are the name; the explanation is its description. */}
+                  <label htmlFor={inputId} className="permission-label">
+                    {text.label(p)}
+                  </label>
+                  <small id={hintId} className="permission-hint">
+                    {text.explain(p)}
+                    {locked && ` ${t('grants.notHeld')}`}
+                  </small>
+                </span>
+              </div>
             )
           })}
         </div>
       </fieldset>
-      <Actions busy={f.busy} label="Save access" onClose={onClose} />
+      <Actions busy={f.busy} label={t('grants.submit')} onClose={onClose} />
     </form>
   )
 }
@@ -253,6 +297,7 @@ function randomPassword(): string {
 }
 
 export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
+  const { t } = useTranslation('users')
   const [pw, setPw] = useState(randomPassword)
   const [doneFor, setDoneFor] = useState<string | null>(null)
   const f = useFormState()
@@ -260,12 +305,12 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
     return (
       <div className="stack">
         <p className="success-box" role="status">
-          The password has been reset. Give the user this temporary password; it is shown only once.
+          {t('reset.done')}
         </p>
-        <CopyableSecret label="Temporary password" value={doneFor} />
+        <CopyableSecret label={t('form.temporaryPassword')} value={doneFor} />
         <div className="dialog-actions">
           <button type="button" className="button button-primary" onClick={onClose}>
-            Done
+            {t('form.done')}
           </button>
         </div>
       </div>
@@ -277,7 +322,7 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
       className="stack"
       onSubmit={(e) => {
         e.preventDefault()
-        if (pw.length < 8) return f.setErrors({ new_password: 'Use at least 8 characters.' })
+        if (pw.length < 8) return f.setErrors({ new_password: t('reset.tooShort') })
         f.setErrors({})
         void f.run(['new_password'], async () => {
           await api(`/users/${user.id}/password`, { method: 'PATCH', body: { new_password: pw } })
@@ -291,10 +336,10 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
           {f.general}
         </p>
       )}
-      <Field label="Temporary password" error={f.errors.new_password} hint="Generated for you; you may change it.">
+      <Field label={t('form.temporaryPassword')} error={f.errors.new_password} hint={t('reset.hint')}>
         <input className="mono" value={pw} onChange={(e) => setPw(e.target.value)} autoComplete="off" />
       </Field>
-      <Actions busy={f.busy} label="Reset password" onClose={onClose} />
+      <Actions busy={f.busy} label={t('reset.submit')} onClose={onClose} />
     </form>
   )
 }

@@ -2,11 +2,12 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import * as Menu from '@radix-ui/react-dropdown-menu'
+import { useTranslation } from 'react-i18next'
 import { api, apiPage } from '../../api/client'
 import { qk } from '../../api/queries'
 import type { User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
-import { Dialog } from '../../components/Dialog'
+import { ConfirmDialog, Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
 import { Pagination } from '../../components/Pagination'
 import { Email, Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui'
@@ -14,9 +15,12 @@ import { CreateUserForm, EditUserForm, GrantsForm, ResetPasswordForm } from './U
 
 const PAGE = 25
 
-type Action = { kind: 'create' } | { kind: 'edit' | 'grants' | 'reset'; user: User }
+type Action = { kind: 'create' } | { kind: 'edit' | 'grants' | 'reset' | 'deactivate'; user: User }
+
+const nameOf = (u: User) => `${u.fname} ${u.lname}`
 
 export default function UsersPage() {
+  const { t } = useTranslation('users')
   const me = useMe()
   const qc = useQueryClient()
   const notify = useNotify()
@@ -55,8 +59,12 @@ export default function UsersPage() {
         method: 'PUT',
         body: { email: u.email, fname: u.fname, lname: u.lname, active: !u.active },
       }),
-    onSuccess: (u) => notify(`${u.fname} ${u.lname} is now ${u.active ? 'active' : 'inactive'}.`, 'success'),
-    onError: (err) => notify((err as Error).message, 'error'),
+    onSuccess: (u) => {
+      setAction(null)
+      notify(t(u.active ? 'notice.nowActive' : 'notice.nowInactive', { name: nameOf(u) }), 'success')
+    },
+    // A failed deactivation shows in its confirmation dialog; a failed activation as a notice.
+    onError: (err, u) => !u.active && notify((err as Error).message, 'error'),
     onSettled: () => void qc.invalidateQueries({ queryKey: ['users'] }),
   })
 
@@ -69,10 +77,10 @@ export default function UsersPage() {
   return (
     <div>
       <PageHeader
-        title="Users"
+        title={t('title')}
         actions={
           <button type="button" className="button button-primary" onClick={() => setAction({ kind: 'create' })}>
-            New user
+            {t('newUser')}
           </button>
         }
       />
@@ -85,42 +93,42 @@ export default function UsersPage() {
         }}
       >
         <div className="field field-inline">
-          <label htmlFor="users-q">Search</label>
+          <label htmlFor="users-q">{t('search.label')}</label>
           <input
             id="users-q"
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            placeholder="Name or email"
+            placeholder={t('search.placeholder')}
           />
         </div>
         <div className="field field-inline">
-          <label htmlFor="users-active">Status</label>
+          <label htmlFor="users-active">{t('search.status')}</label>
           <select id="users-active" value={active} onChange={(e) => update({ active: e.target.value })}>
-            <option value="">All</option>
-            <option value="yes">Active</option>
-            <option value="no">Inactive</option>
+            <option value="">{t('search.all')}</option>
+            <option value="yes">{t('search.active')}</option>
+            <option value="no">{t('search.inactive')}</option>
           </select>
         </div>
         <button type="submit" className="button">
-          Search
+          {t('search.submit')}
         </button>
       </form>
       {list.isLoading && <Loading />}
       <ErrorMessage error={list.error} />
-      {list.data && list.data.items.length === 0 && <Empty>No users match.</Empty>}
+      {list.data && list.data.items.length === 0 && <Empty>{t('empty')}</Empty>}
       {list.data && list.data.items.length > 0 && (
         <>
           <div className="table-scroll table-scroll-cards">
             <table className="table table-cards">
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
+                  <th scope="col">{t('columns.name')}</th>
+                  <th scope="col">{t('columns.email')}</th>
+                  <th scope="col">{t('columns.status')}</th>
+                  <th scope="col">{t('columns.created')}</th>
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t('columns.actions')}</span>
                   </th>
                 </tr>
               </thead>
@@ -129,35 +137,49 @@ export default function UsersPage() {
                   <tr key={u.id} className={u.active ? undefined : 'inactive'}>
                     <td className="cell-title">
                       {u.fname} {u.lname}
-                      {u.id === me.id && <span className="muted small"> (you)</span>}
+                      {u.id === me.id && <span className="muted small"> {t('you')}</span>}
                     </td>
-                    <td data-label="Email">
+                    <td data-label={t('columns.email')}>
                       <Email address={u.email} />
                     </td>
-                    <td data-label="Status">
-                      {u.active ? 'Active' : 'Inactive'}
-                      {u.force_password_reset && <span className="badge badge-warn">must change password</span>}
+                    <td data-label={t('columns.status')}>
+                      {u.active ? t('status.active') : t('status.inactive')}
+                      {u.force_password_reset && (
+                        <span className="badge badge-warn">{t('status.mustChangePassword')}</span>
+                      )}
                     </td>
-                    <td data-label="Created">{formatDate(u.created_at)}</td>
+                    <td data-label={t('columns.created')}>{formatDate(u.created_at)}</td>
                     <td className="actions-cell">
                       <Menu.Root>
-                        <Menu.Trigger className="button button-small" aria-label={`Actions for ${u.fname} ${u.lname}`}>
-                          Actions ▾
+                        <Menu.Trigger
+                          className="button button-small"
+                          aria-label={t('actions.menuFor', { name: nameOf(u) })}
+                        >
+                          {t('actions.menu')} ▾
                         </Menu.Trigger>
                         <Menu.Portal>
                           <Menu.Content className="menu" align="end" sideOffset={4}>
                             <Menu.Item className="menu-item" onSelect={() => setAction({ kind: 'edit', user: u })}>
-                              Edit
+                              {t('actions.edit')}
                             </Menu.Item>
                             <Menu.Item className="menu-item" onSelect={() => setAction({ kind: 'grants', user: u })}>
-                              Access
+                              {t('actions.access')}
                             </Menu.Item>
                             <Menu.Item className="menu-item" onSelect={() => setAction({ kind: 'reset', user: u })}>
-                              Reset password
+                              {t('actions.resetPassword')}
                             </Menu.Item>
                             {u.id !== me.id && (
-                              <Menu.Item className="menu-item" onSelect={() => toggleActive.mutate(u)}>
-                                {u.active ? 'Deactivate' : 'Activate'}
+                              <Menu.Item
+                                className="menu-item"
+                                onSelect={() => {
+                                  // Deactivating signs the user out everywhere: confirm first (issue 14).
+                                  if (u.active) {
+                                    toggleActive.reset()
+                                    setAction({ kind: 'deactivate', user: u })
+                                  } else toggleActive.mutate(u)
+                                }}
+                              >
+                                {u.active ? t('actions.deactivate') : t('actions.activate')}
                               </Menu.Item>
                             )}
                           </Menu.Content>
@@ -173,15 +195,15 @@ export default function UsersPage() {
         </>
       )}
 
-      <Dialog open={action?.kind === 'create'} onOpenChange={(o) => !o && close()} title="New user">
+      <Dialog open={action?.kind === 'create'} onOpenChange={(o) => !o && close()} title={t('dialogs.newUser')}>
         {action?.kind === 'create' && <CreateUserForm onDone={() => done()} onClose={close} />}
       </Dialog>
-      <Dialog open={action?.kind === 'edit'} onOpenChange={(o) => !o && close()} title="Edit user">
+      <Dialog open={action?.kind === 'edit'} onOpenChange={(o) => !o && close()} title={t('dialogs.editUser')}>
         {action?.kind === 'edit' && (
           <EditUserForm
             user={action.user}
             onDone={() => {
-              done('User saved.')
+              done(t('notice.saved'))
               close()
             }}
             onClose={close}
@@ -191,14 +213,14 @@ export default function UsersPage() {
       <Dialog
         open={action?.kind === 'grants'}
         onOpenChange={(o) => !o && close()}
-        title={action?.kind === 'grants' ? `Access for ${action.user.fname} ${action.user.lname}` : 'Access'}
-        description="Direct grants. Callings the user holds add their own access."
+        title={action?.kind === 'grants' ? t('dialogs.accessFor', { name: nameOf(action.user) }) : t('dialogs.access')}
+        description={t('dialogs.accessDescription')}
       >
         {action?.kind === 'grants' && (
           <GrantsForm
             user={action.user}
             onDone={() => {
-              done('Access saved.')
+              done(t('notice.accessSaved'))
               close()
             }}
             onClose={close}
@@ -209,12 +231,25 @@ export default function UsersPage() {
         open={action?.kind === 'reset'}
         onOpenChange={(o) => !o && close()}
         title={
-          action?.kind === 'reset' ? `Reset password for ${action.user.fname} ${action.user.lname}` : 'Reset password'
+          action?.kind === 'reset'
+            ? t('dialogs.resetPasswordFor', { name: nameOf(action.user) })
+            : t('dialogs.resetPassword')
         }
-        description="The user is signed out everywhere and must choose a new password at next sign-in."
+        description={t('dialogs.resetDescription')}
       >
         {action?.kind === 'reset' && <ResetPasswordForm user={action.user} onDone={() => done()} onClose={close} />}
       </Dialog>
+      <ConfirmDialog
+        open={action?.kind === 'deactivate'}
+        onOpenChange={(o) => !o && close()}
+        title={action?.kind === 'deactivate' ? t('deactivate.title', { name: nameOf(action.user) }) : ''}
+        message={action?.kind === 'deactivate' ? t('deactivate.consequences', { name: nameOf(action.user) }) : ''}
+        confirmLabel={t('deactivate.confirm')}
+        danger
+        busy={toggleActive.isPending}
+        error={<ErrorMessage error={toggleActive.error} />}
+        onConfirm={() => action?.kind === 'deactivate' && toggleActive.mutate(action.user)}
+      />
     </div>
   )
 }

@@ -1,0 +1,95 @@
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { useActions } from '../../api/actions'
+import { wardName } from '../../api/queries'
+import type { ActionItem, Stage, Ward } from '../../api/types'
+import { ROUTES } from '../../routes'
+
+/** Entries shown per group before "Show all": the stages stay near the top of the page. */
+const SHOWN = 5
+
+const GROUPS = [
+  { key: 'votes', kinds: ['vote'] },
+  { key: 'interviews', kinds: ['interview'] },
+  { key: 'steps', kinds: ['assign', 'step'] },
+] as const
+
+/**
+ * "Needs me": what awaits the signed-in user (GET /actions, contract §11) —
+ * the votes they owe, their interviews, and the steps they may take — first
+ * on the board. Each entry names its proposal and can bring its card into view.
+ */
+export function NeedsMe({
+  wards,
+  onShow,
+}: {
+  wards: Ward[] | undefined
+  onShow(item: { id: number; stage: Stage }): void
+}) {
+  const { t } = useTranslation('board')
+  const actions = useActions()
+  const items = actions.data?.items ?? []
+  const [expanded, setExpanded] = useState<string[]>([])
+  return (
+    <section className="needs-me-view" aria-labelledby="needs-me-title" data-testid="needs-me-view">
+      <h2 id="needs-me-title">
+        {t('needsMe.title')} <span className="count">{actions.data ? items.length : '…'}</span>
+      </h2>
+      {actions.data && items.length === 0 && <p className="muted small">{t('needsMe.nothing')}</p>}
+      {GROUPS.map((group) => {
+        const inGroup = items.filter((i) => (group.kinds as readonly string[]).includes(i.kind))
+        if (inGroup.length === 0) return null
+        const all = expanded.includes(group.key)
+        return (
+          <div key={group.key} className="needs-me-group" data-group={group.key}>
+            <h3>{t(`needsMe.groups.${group.key}`)}</h3>
+            <ul>
+              {(all ? inGroup : inGroup.slice(0, SHOWN)).map((item) => (
+                <NeedsMeItem key={`${item.kind}-${item.proposal.id}`} item={item} wards={wards} onShow={onShow} />
+              ))}
+            </ul>
+            {inGroup.length > SHOWN && (
+              <button
+                type="button"
+                className="button-link small"
+                aria-expanded={all}
+                onClick={() => setExpanded((e) => (all ? e.filter((k) => k !== group.key) : [...e, group.key]))}
+              >
+                {all ? t('needsMe.showFewer') : t('needsMe.showAll', { count: inGroup.length })}
+              </button>
+            )}
+          </div>
+        )
+      })}
+    </section>
+  )
+}
+
+function NeedsMeItem({
+  item,
+  wards,
+  onShow,
+}: {
+  item: ActionItem
+  wards: Ward[] | undefined
+  onShow(item: { id: number; stage: Stage }): void
+}) {
+  const { t } = useTranslation('board')
+  const p = item.proposal
+  const name = `${p.fname} ${p.lname}`
+  return (
+    <li data-kind={item.kind}>
+      <span className="needs-me-what">{t(`needsMe.kinds.${item.kind}`, { stage: t(`stages.${p.stage}`) })}</span>{' '}
+      <Link to={ROUTES.proposal(p.id)}>{name}</Link>
+      <span className="muted small">
+        {' · '}
+        {p.proposed_calling} · {wardName(wards, p.ward_id)}
+      </span>{' '}
+      <button type="button" className="button-link small" onClick={() => onShow({ id: p.id, stage: p.stage })}>
+        {t('needsMe.show')}
+        <span className="visually-hidden"> {name}</span>
+      </button>
+    </li>
+  )
+}

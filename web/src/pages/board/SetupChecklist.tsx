@@ -1,0 +1,117 @@
+import { useState } from 'react'
+import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { useQuery } from '@tanstack/react-query'
+import { apiPage } from '../../api/client'
+import { qk, useWards } from '../../api/queries'
+import type { Board, Me, Proposal, User } from '../../api/types'
+import { can } from '../../auth/roles'
+import { ROUTES } from '../../routes'
+
+/** The permissions the four steps need: only someone who can take them all sees the list. */
+const SETUP_PERMISSIONS = ['wards.manage', 'callings.manage', 'users.manage', 'proposals.submit'] as const
+
+const dismissKey = (userId: number) => `stake.board.setupDismissed.${userId}`
+
+function wasDismissed(userId: number): boolean {
+  try {
+    return localStorage.getItem(dismissKey(userId)) === '1'
+  } catch {
+    return false
+  }
+}
+
+/** How many active users and proposals there are (one row each; the total comes in X-Total-Count). */
+function useSetupCounts(enabled: boolean) {
+  const usersQuery = { limit: 1, active: true }
+  const users = useQuery({
+    queryKey: qk.users(usersQuery),
+    queryFn: () => apiPage<User>('/users/', { query: usersQuery }),
+    enabled,
+  })
+  const proposals = useQuery({
+    queryKey: ['proposals', 'count'] as const,
+    queryFn: () => apiPage<Proposal>('/calling-kanban/proposals', { query: { limit: 1 } }),
+    enabled,
+  })
+  return { users, proposals }
+}
+
+interface Step {
+  key: 'wards' | 'seats' | 'users' | 'proposal'
+  to: string
+  done: boolean
+}
+
+/**
+ * A new administrator's first steps, each ticked off from the data itself:
+ * every ward has a bishop; enough presidency and high-council seats are filled
+ * for a proposal to be approved; there is someone besides the administrator;
+ * a proposal exists. Gone once all are done or when dismissed (remembered on
+ * this device).
+ */
+export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined }) {
+  const { t } = useTranslation('board')
+  const allowed = SETUP_PERMISSIONS.every((p) => can(me, p))
+  const [dismissed, setDismissed] = useState(() => wasDismissed(me.id))
+  const show = allowed && !dismissed
+  const wards = useWards()
+  const { users, proposals } = useSetupCounts(show)
+
+  if (!show || !wards.data || !board || !users.data || !proposals.data) return null
+
+  const voting = board.voting
+  const steps: Step[] = [
+    {
+      key: 'wards',
+      to: ROUTES.wards,
+      done: wards.data.length > 0 && wards.data.every((w) => w.bishop_id != null),
+    },
+    {
+      key: 'seats',
+      to: ROUTES.callings,
+      done:
+        voting.sp_approval.voters.length >= voting.sp_approval.required &&
+        voting.hc_approval.voters.length >= voting.hc_approval.required,
+    },
+    { key: 'users', to: ROUTES.users, done: users.data.total > 1 },
+    { key: 'proposal', to: ROUTES.newProposal, done: proposals.data.total > 0 },
+  ]
+  const done = steps.filter((s) => s.done).length
+  if (done === steps.length) return null
+
+  function dismiss() {
+    try {
+      localStorage.setItem(dismissKey(me.id), '1')
+    } catch {
+      // storage blocked: hidden for this visit only
+    }
+    setDismissed(true)
+  }
+
+  return (
+    <section className="setup-checklist" aria-labelledby="setup-title" data-testid="setup-checklist">
+      <div className="setup-head">
+        <h2 id="setup-title">{t('setup.title')}</h2>
+        <span className="muted small">{t('setup.progress', { done, total: steps.length })}</span>
+        <button type="button" className="button button-small" onClick={dismiss}>
+          {t('setup.dismiss')}
+        </button>
+      </div>
+      <ol className="setup-steps">
+        {steps.map((s) => (
+          <li key={s.key} className={s.done ? 'is-done' : ''} data-step={s.key} data-done={s.done}>
+            <span className="setup-mark" aria-hidden="true">
+              {s.done ? '✓' : ''}
+            </span>
+            <span>
+              <Link to={s.to}>{t(`setup.steps.${s.key}.title`)}</Link>
+              <span className="visually-hidden"> — {s.done ? t('setup.done') : t('setup.todo')}</span>
+              <span className="setup-hint muted small">{t(`setup.steps.${s.key}.hint`)}</span>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}

@@ -1,0 +1,22 @@
+import { ROUTES } from './routes'
+
+/**
+ * Code of the first signed-in screen, fetched ahead. The signed-in shell
+ * (navigation, account menu) and every page are chunks of their own, outside
+ * the sign-in download; AuthProvider calls preloadFirstScreen() as soon as a
+ * session is likely (a sign-in submitted, a refresh that found a session), so
+ * the shell and, when the user is headed there, the board arrive while the
+ * sign-in and profile requests are still under way instead of after them.
+ */
+export const loadLayout = () => import('./components/Layout')
+export const loadBoardPage = () => import('./pages/board/BoardPage')
+
+/** A failed preload is harmless: the screen's own load retries (resilience/chunks.ts). */
+const ignore = () => {}
+
+export function preloadFirstScreen(): void {
+  loadLayout().catch(ignore)
+  const { pathname, search } = window.location
+  const target = pathname === ROUTES.signIn ? (new URLSearchParams(search).get('next') ?? ROUTES.board) : pathname
+  if (target === ROUTES.board || target === '/') loadBoardPage().catch(ignore)
+}
