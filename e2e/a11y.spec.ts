@@ -13,23 +13,8 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
 ] as const
 
-/**
- * The board's cards are draggable wrappers (role=button) holding the card's
- * link and its "Move" menu: axe's nested-interactive. That is the board's own
- * work (issue 14, board part); until it lands, that one rule skips the
- * board's columns on the board page, and every other rule still runs there.
- */
-const BOARD_CARDS_EXEMPT = 'nested-interactive'
-
-async function expectAccessible(page: Page, what: string, opts: { boardCardsExempt?: boolean } = {}) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa'])
-    .disableRules(opts.boardCardsExempt ? [BOARD_CARDS_EXEMPT] : [])
-    .analyze()
-  if (opts.boardCardsExempt) {
-    const rest = await new AxeBuilder({ page }).withRules([BOARD_CARDS_EXEMPT]).exclude('.board').analyze()
-    results.violations.push(...rest.violations)
-  }
+async function expectAccessible(page: Page, what: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
   const bad = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')
   const report = bad.map(
     (v) =>
@@ -137,7 +122,7 @@ for (const size of SIZES) {
       await page.goto(path)
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
       await expect(page.locator('.loading')).toHaveCount(0)
-      await expectAccessible(page, what, { boardCardsExempt: what === 'board' })
+      await expectAccessible(page, what)
     }
     await page.context().close()
     await cleanUp()

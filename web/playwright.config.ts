@@ -70,6 +70,10 @@ export default defineConfig({
     baseURL: external ?? (viaPreview ? previewUrl : apiUrl),
     viewport: { width: 1280, height: 800 },
     trace: 'retain-on-failure',
+    // The built client registers a service worker; request interception
+    // (page.route) does not see what a worker answers, so specs run without
+    // one. e2e/pwa.spec.ts allows it in its own contexts.
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -14,6 +14,7 @@ import type { Dialect } from '../src/db/database.ts'
 import { measure, type Stats } from './load.ts'
 import { figures, targets, type DialectResult } from './report.ts'
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
+import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
 import { memoryOf, startServer, type Server } from './server-process.ts'
 import { DATA_DIR, clearSessions, ensureStake, postgresAnswers, stakeUrl, type Stake } from './stake-store.ts'
 
@@ -128,7 +129,14 @@ async function main() {
     `${machine}; load average ${os.loadavg()[0]!.toFixed(1)}; ${SECONDS} s per route and concurrency after ${WARMUP} s warm-up`,
   )
   const results: DialectResult[] = []
-  for (const dialect of dialects) results.push(await measureDialect(dialect))
+  const notifications: NotifyResult[] = []
+  for (const dialect of dialects) {
+    if (selected.length) results.push(await measureDialect(dialect))
+    if (!ONLY || ONLY.test('notifications')) {
+      log(`${dialect} notifications:`)
+      notifications.push(await measureNotifications(dialect, argon2, SECONDS, WARMUP, log))
+    }
+  }
 
   // Other work on the machine shows in every figure: say how busy it was.
   const load = os
@@ -138,9 +146,10 @@ async function main() {
   console.log(`\n${machine}; load average at the end ${load}; ${SECONDS} s measured per route and concurrency\n`)
   for (const r of results) console.log(`${figures(r)}\n`)
   if (results.length) console.log(targets(results))
+  if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
-    JSON.stringify({ machine, load, seconds: SECONDS, results }, null, 2),
+    JSON.stringify({ machine, load, seconds: SECONDS, results, notifications }, null, 2),
   )
 }
 

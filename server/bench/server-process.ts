@@ -43,7 +43,7 @@ function probeReady(url: string): Promise<number> {
   })
 }
 
-export async function startServer(databaseUrl: string): Promise<Server> {
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   fs.mkdirSync(DATA_DIR, { recursive: true })
@@ -59,6 +59,7 @@ export async function startServer(databaseUrl: string): Promise<Server> {
       ADMIN_EMAIL,
       LOG_LEVEL: 'warn',
       JWT_SECRET: '',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })

@@ -184,7 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     await app.register(cors, {
       origin: config.corsOrigins,
       credentials: true,
-      exposedHeaders: ['X-Total-Count', 'Retry-After'],
+      exposedHeaders: ['X-Total-Count', 'X-Unread-Count', 'Retry-After'],
     })
   }
   await app.register(swagger, {

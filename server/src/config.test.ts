@@ -81,6 +81,35 @@ describe('configuration from the environment', () => {
     }
   })
 
+  it('reads mail and the daily jobs (contract §11): off by default, SMTP_URL never echoed when refused', () => {
+    const d = parseConfig({})
+    assert.deepEqual([d.smtpUrl, d.mailFrom, d.remindAfterHours, d.dailyHour], [null, 'admin@example.com', 72, 7])
+    const c = parseConfig({
+      SMTP_URL: 'smtps://user:p%40ss@mail.example.org:465',
+      MAIL_FROM: 'Stake <stake@example.org>',
+      REMIND_AFTER_HOURS: '24',
+      DAILY_HOUR: '0',
+    })
+    assert.deepEqual(
+      [c.smtpUrl, c.mailFrom, c.remindAfterHours, c.dailyHour],
+      ['smtps://user:p%40ss@mail.example.org:465', 'Stake <stake@example.org>', 24, 0],
+    )
+    for (const env of [
+      { SMTP_URL: 'http://user:hunter2@mail.example.org' },
+      { SMTP_URL: 'smtp://' },
+      { MAIL_FROM: 'nobody' },
+      { REMIND_AFTER_HOURS: '0' },
+      { DAILY_HOUR: '24' },
+    ]) {
+      const name = Object.keys(env)[0]!
+      assert.throws(
+        () => parseConfig(env),
+        (e: Error) => e instanceof ConfigError && e.message.includes(name) && !e.message.includes('hunter2'),
+        name,
+      )
+    }
+  })
+
   it('reads the timeouts (README "Operations"), with bounded defaults', () => {
     assert.deepEqual(parseConfig({}).timeouts, {
       connectTimeoutMs: 3000,

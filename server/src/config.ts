@@ -20,6 +20,8 @@ export interface Config {
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
+  /** Days the audit log keeps an entry (contract §13); housekeeping deletes older ones. */
+  auditRetentionDays: number
   /** IANA time zone the stake's meeting times are in (calendar feed). */
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
@@ -28,6 +30,14 @@ export interface Config {
   webhookAllowPrivate: boolean
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
   webhookTimeoutMs: number
+  /** Mail (contract §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
+  smtpUrl: string | null
+  /** The From address of the mail. */
+  mailFrom: string
+  /** Voters get an automatic reminder once a proposal has waited this long at their stage. */
+  remindAfterHours: number
+  /** Local hour (in stakeTimezone) at which the daily jobs run: digest, reminders, housekeeping. */
+  dailyHour: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** argon2id cost; production values by default, cheap ones in tests. */
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
@@ -107,6 +117,23 @@ function publicUrl(raw: string | undefined): string | null {
     throw new ConfigError(`PUBLIC_URL must be an http(s) address without query, fragment or credentials: "${value}"`)
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** SMTP_URL: smtp:// or smtps:// with a host; credentials (if any) in the URL. */
+function smtpUrl(raw: string | undefined): string | null {
+  const value = raw?.trim()
+  if (!value) return null
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError('SMTP_URL is not a URL')
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) {
+    // Never echo the value: it may carry a password.
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// address with a host')
+  }
+  return value
 }
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
@@ -192,15 +219,30 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),
     hcApprovalsRequired: int(env, 'HC_APPROVALS_REQUIRED', 3, 1, 100),
     highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 730, 1, 36500),
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: mailFrom(env.MAIL_FROM, adminEmail),
+    remindAfterHours: int(env, 'REMIND_AFTER_HOURS', 72, 1, 24 * 365),
+    dailyHour: int(env, 'DAILY_HOUR', 7, 0, 23),
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,
     timeouts: parseTimeouts(env),
   }
+}
+
+/** MAIL_FROM: an address, optionally with a display name (`Stake <stake@example.org>`); default ADMIN_EMAIL. */
+function mailFrom(raw: string | undefined, fallback: string): string {
+  const value = raw?.trim()
+  if (!value) return fallback
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(value) && !/^[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>$/.test(value)) {
+    throw new ConfigError(`MAIL_FROM is not an email address: "${value}"`)
+  }
+  return value
 }
 
 function parseTimeouts(env: Record<string, string | undefined>): Config['timeouts'] {

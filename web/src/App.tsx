@@ -26,6 +26,8 @@ const pages = {
   webhooks: () => import('./pages/webhooks/WebhooksPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
+  inbox: () => import('./pages/notifications/InboxPage'),
+  audit: () => import('./pages/audit/AuditPage'),
   // Only a user with a temporary password sees it: not part of the sign-in download.
   changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
 }
@@ -50,6 +52,8 @@ const WebhooksPage = lazyPage(pages.webhooks)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
+const InboxPage = lazyPage(pages.inbox)
+const AuditPage = lazyPage(pages.audit)
 
 function FullPageLoading() {
   const { t } = useTranslation()
@@ -236,11 +240,31 @@ export function App() {
         }
       />
       <Route
+        path={ROUTES.audit}
+        element={
+          <RequireAuth perm="users.manage">
+            <Page>
+              <AuditPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
         path={ROUTES.profile}
         element={
           <RequireAuth>
             <Page>
               <ProfilePage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.inbox}
+        element={
+          <RequireAuth>
+            <Page>
+              <InboxPage />
             </Page>
           </RequireAuth>
         }

@@ -9,6 +9,8 @@ import { App } from './App'
 import { ErrorBoundary } from './resilience/ErrorBoundary'
 import { OfflineBanner } from './resilience/OfflineBanner'
 import { watchConnection } from './resilience/connection'
+import { registerServiceWorkerAfterLoad } from './pwa/register'
+import { UpdateNotice } from './pwa/UpdateNotice'
 import './i18n'
 import './styles.css'
 
@@ -24,6 +26,7 @@ const queryClient = new QueryClient({
 })
 
 watchConnection()
+registerServiceWorkerAfterLoad()
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -32,6 +35,7 @@ createRoot(document.getElementById('root')!).render(
         <BrowserRouter>
           <NoticeProvider>
             <OfflineBanner />
+            <UpdateNotice />
             <AuthProvider>
               <App />
             </AuthProvider>

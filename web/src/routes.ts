@@ -13,7 +13,9 @@ export const ROUTES = {
   calling: (id: number | string) => `/manage/callings/${id}`,
   users: '/manage/users',
   wards: '/manage/wards',
+  audit: '/manage/audit',
   webhooks: '/manage/webhooks',
   profile: '/profile',
+  inbox: '/inbox',
   public: '/public',
 }

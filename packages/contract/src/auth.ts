@@ -2,9 +2,17 @@ import { Type, type Static } from 'typebox'
 import { Id, PermissionName, Timestamp } from './common.ts'
 import { User } from './users.ts'
 
+export { SHARED_SESSION_IDLE_SECONDS } from './sessions.ts'
+
 export const LoginForm = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 254 }),
   password: Type.String({ minLength: 1, maxLength: 1024 }),
+  shared_computer: Type.Optional(
+    Type.Boolean({
+      description:
+        '`true` on a shared computer: the session ends after 30 minutes without activity and the refresh cookie is not persistent (no Max-Age). Default false.',
+    }),
+  ),
 })
 export type LoginForm = Static<typeof LoginForm>
 
@@ -12,6 +20,8 @@ export const TokenResponse = Type.Object({
   access_token: Type.String(),
   token_type: Type.Literal('bearer'),
   expires_in: Type.Integer(),
+  /** Only on a shared-computer session: seconds without activity after which it ends. */
+  idle_timeout: Type.Optional(Type.Integer({ minimum: 1 })),
 })
 export type TokenResponse = Static<typeof TokenResponse>
 

@@ -56,6 +56,8 @@ export const ERROR_CODES = [
   'last_manager',
   'too_many_attempts',
   'cross_site',
+  /** 401: a shared-computer session ended after 30 minutes without activity (contract §13). */
+  'session_idle',
   /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
   'busy',
   'unavailable',

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import actionsRoutes from './actions/actions.routes.ts'
+import auditRoutes from './audit/audit.routes.ts'
 import authRoutes from './auth/auth.routes.ts'
 import callingsRoutes from './callings/callings.routes.ts'
 import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
+import notificationsRoutes from './notifications/notifications.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
@@ -28,6 +30,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
   { prefix: '/webhooks', routes: webhooksRoutes },
+  { prefix: '', routes: notificationsRoutes },
+  { prefix: '/audit', routes: auditRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -42,6 +46,9 @@ export const API_SEGMENTS = new Set([
   'wards',
   'actions',
   'webhooks',
+  'notifications',
+  'outbox',
+  'audit',
   'health',
   'ready',
   'docs',

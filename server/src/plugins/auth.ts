@@ -3,7 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Permission, User } from '@stake/contract'
 import type { AppContext } from '../context.ts'
 import { AppError, forbidden, unauthorized } from '../errors.ts'
-import { findSessionAccess } from '../modules/auth/sessions.repository.ts'
+import { findSessionAccess, touchSharedSession } from '../modules/auth/sessions.repository.ts'
+import { ACTIVITY_WRITE_SECONDS, idleCutoff } from '../modules/auth/shared-sessions.ts'
+import { addSeconds } from '../clock.ts'
+import { retrying } from '../db/transaction.ts'
 import { parsePermissionList } from '../modules/users/permissions.repository.ts'
 import { toUser } from '../modules/users/users.repository.ts'
 
@@ -63,8 +66,16 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Not authenticated')
 
     const { sessionId, userId } = verified.claims
-    const row = await findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, now.toISOString())
+    const nowIso = now.toISOString()
+    const cutoff = idleCutoff(now)
+    const row = await findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, nowIso, cutoff)
     if (!row) throw unauthorized()
+    // A shared-computer session's activity is its requests (contract §13),
+    // written at most once a minute; other sessions write nothing here.
+    const staleBefore = addSeconds(now, -ACTIVITY_WRITE_SECONDS).toISOString()
+    if (Boolean(row.shared) && row.last_used_at < staleBefore) {
+      await retrying(() => touchSharedSession(ctx.db, sessionId, nowIso, staleBefore, cutoff))
+    }
 
     const user = toUser(row)
     const permissions = parsePermissionList(row.permissions)

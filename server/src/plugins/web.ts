@@ -16,6 +16,13 @@ export interface WebOptions {
 const COMPRESS_THRESHOLD = 1024
 /** Vite names built files by content hash: they never change under their name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/**
+ * Files at the client's root whose names never change but whose content does
+ * with each build: the service worker (and its registration or Workbox
+ * runtime, should a build emit them) and the web-app manifest. Browsers must
+ * ask for them again on every check (no-cache), or a deploy stays unseen.
+ */
+const REVALIDATED = /^(sw\.js|registerSW\.js|workbox-[\w.-]+\.js|manifest\.webmanifest)(\.br|\.gz)?$/
 /** A path that names a file (has an extension) or lies under /assets is never a client route. */
 const FILE_LIKE = /^\/assets\/|\.[A-Za-z0-9]+$/
 
@@ -56,8 +63,9 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
         setHeaders: (reply, file) => {
           const relative = path.relative(dist, file).split(path.sep).join('/')
           if (relative.startsWith('assets/')) reply.header('Cache-Control', IMMUTABLE)
-          else if (/\.html(\.br|\.gz)?$/.test(relative)) reply.header('Cache-Control', 'no-cache')
-          else reply.header('Cache-Control', 'public, max-age=86400')
+          else if (/\.html(\.br|\.gz)?$/.test(relative) || REVALIDATED.test(relative)) {
+            reply.header('Cache-Control', 'no-cache')
+          } else reply.header('Cache-Control', 'public, max-age=86400')
         },
       })
     })

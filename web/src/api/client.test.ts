@@ -8,6 +8,7 @@ import {
   api,
   ApiError,
   getAccessToken,
+  getIdleTimeout,
   onNetworkResult,
   onSessionLost,
   refreshAccessToken,
@@ -66,6 +67,25 @@ describe('api client', () => {
     off()
     assert.equal(lost, 1)
     assert.equal(getAccessToken(), null)
+  })
+
+  it('keeps the idle timeout of a shared-computer session, and says "idle" when the server ended it for that', async () => {
+    install(() => json(200, { access_token: 'shared', token_type: 'bearer', expires_in: 900, idle_timeout: 1800 }))
+    assert.equal(await refreshAccessToken(), 'shared')
+    assert.equal(getIdleTimeout(), 1800)
+    install((url) =>
+      url.endsWith('/auth/refresh')
+        ? json(401, { detail: 'Session ended', code: 'session_idle' })
+        : json(401, { detail: 'Token expired' }),
+    )
+    const reasons: string[] = []
+    const off = onSessionLost((reason) => reasons.push(reason))
+    await assert.rejects(api('/x'), (e: unknown) => e instanceof ApiError && e.status === 401)
+    install((url) => (url.endsWith('/auth/refresh') ? json(401, { detail: 'Session expired' }) : json(401, {})))
+    await assert.rejects(api('/y'))
+    off()
+    assert.deepEqual(reasons, ['idle', 'ended'])
+    assert.equal(getIdleTimeout(), null)
   })
 
   it('does not refresh for other errors and exposes 422 fields and Retry-After', async () => {

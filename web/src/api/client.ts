@@ -16,8 +16,14 @@ import i18next from 'i18next'
 export const API_BASE = '/api'
 
 let accessToken: string | null = null
+/** Seconds without activity that end this session: set only on a shared computer (contract §13). */
+let idleTimeout: number | null = null
 let refreshInFlight: Promise<string | null> | null = null
-const sessionLostListeners = new Set<() => void>()
+/** Why the last refresh was refused ('idle': the server's `session_idle`). */
+let lastLoss: SessionLossReason = 'ended'
+/** Why a session was lost: the server ended a shared-computer session for inactivity, or anything else. */
+export type SessionLossReason = 'idle' | 'ended'
+const sessionLostListeners = new Set<(reason: SessionLossReason) => void>()
 const passwordRequiredListeners = new Set<() => void>()
 const networkListeners = new Set<(reached: boolean) => void>()
 
@@ -27,10 +33,22 @@ export function getAccessToken(): string | null {
 
 export function setAccessToken(token: string | null): void {
   accessToken = token
+  if (token === null) idleTimeout = null
+}
+
+/** Keeps what a sign-in or refresh answered: the token, and whether the session ends when idle. */
+export function setSession(tokens: { access_token: string; idle_timeout?: number }): void {
+  accessToken = tokens.access_token
+  idleTimeout = tokens.idle_timeout ?? null
+}
+
+/** Seconds of inactivity after which this (shared-computer) session ends, or null. */
+export function getIdleTimeout(): number | null {
+  return idleTimeout
 }
 
 /** Called when a refresh fails: the session is gone, show sign-in. */
-export function onSessionLost(listener: () => void): () => void {
+export function onSessionLost(listener: (reason: SessionLossReason) => void): () => void {
   sessionLostListeners.add(listener)
   return () => sessionLostListeners.delete(listener)
 }
@@ -183,12 +201,14 @@ export function refreshAccessToken(): Promise<string | null> {
         })
         if (!res.ok) {
           // Read the refusal's body too: an unread body keeps the request open (Chromium never goes network-idle).
-          await discard(res)
-          accessToken = null
+          const refusal = (await parseBody(res)) as { code?: string } | null
+          lastLoss = refusal?.code === 'session_idle' ? 'idle' : 'ended'
+          setAccessToken(null)
           return null
         }
-        const body = (await res.json()) as { access_token?: string }
-        accessToken = body.access_token ?? null
+        const body = (await res.json()) as { access_token?: string; idle_timeout?: number }
+        if (body.access_token) setSession({ access_token: body.access_token, idle_timeout: body.idle_timeout })
+        else setAccessToken(null)
         return accessToken
       } catch {
         // Network failure: keep the session state unknown rather than signing
@@ -296,7 +316,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
       token = await refreshAccessToken()
     }
     if (!token) {
-      for (const l of sessionLostListeners) l()
+      for (const l of sessionLostListeners) l(lastLoss)
       throw new ApiError(401, await parseBody(res))
     }
     await discard(res)

@@ -3,13 +3,16 @@ import { useQueryClient } from '@tanstack/react-query'
 import {
   api,
   ApiError,
+  getIdleTimeout,
   onPasswordChangeRequired,
   onSessionLost,
   refreshAccessToken,
   setAccessToken,
+  setSession,
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
+import { useInactivitySignOut } from './inactivity'
 import { preloadFirstScreen } from '../preload'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
@@ -30,9 +33,11 @@ interface AuthState {
   me: Me | null
   /** Set when a session ended on its own (failed refresh), to explain it on sign-in. */
   sessionExpired: boolean
+  /** Set when a shared-computer session ended after 30 minutes without activity (contract §13). */
+  idleSignOut: boolean
   /** Set when the very first refresh could not reach the server. */
   bootError: string | null
-  login(email: string, password: string): Promise<void>
+  login(email: string, password: string, options?: { shared?: boolean }): Promise<void>
   logout(opts?: { all?: boolean }): Promise<void>
   reloadMe(): Promise<Me | null>
   retryBoot(): void
@@ -45,6 +50,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status>('loading')
   const [me, setMe] = useState<Me | null>(null)
   const [sessionExpired, setSessionExpired] = useState(false)
+  const [idleSignOut, setIdleSignOut] = useState(false)
+  /** Seconds without activity that end this session (shared computer), else null. */
+  const [idleTimeout, setIdleTimeout] = useState<number | null>(null)
   const [bootError, setBootError] = useState<string | null>(null)
   const [bootAttempt, setBootAttempt] = useState(0)
   const statusRef = useRef<Status>('loading')
@@ -54,6 +62,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOutLocally = useCallback(() => {
     setAccessToken(null)
+    setIdleTimeout(null)
     queryClient.clear()
     setMe(null)
     setStatus('anonymous')
@@ -83,6 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (cancelled) return
         adoptAccountLanguage(profile)
         setMe(profile)
+        setIdleTimeout(getIdleTimeout())
         setBootError(null)
         setStatus('authenticated')
       } catch (err) {
@@ -110,8 +120,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // Spec §5 rule 3: only a failed refresh sends the user to sign-in.
   useEffect(
     () =>
-      onSessionLost(() => {
-        if (statusRef.current === 'authenticated') setSessionExpired(true)
+      onSessionLost((reason) => {
+        if (statusRef.current === 'authenticated') {
+          setIdleSignOut(reason === 'idle')
+          setSessionExpired(reason !== 'idle')
+        }
         signOutLocally()
       }),
     [signOutLocally],
@@ -128,16 +141,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   )
 
   const login = useCallback(
-    async (email: string, password: string) => {
+    async (email: string, password: string, options?: { shared?: boolean }) => {
       preloadFirstScreen()
-      const tok = await api<TokenResponse>('/auth/login', {
-        method: 'POST',
-        form: { username: email, password },
-        anonymous: true,
-      })
-      setAccessToken(tok.access_token)
+      const form: Record<string, string> = { username: email, password }
+      if (options?.shared) form.shared_computer = 'true'
+      const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })
+      setSession(tok)
+      setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
       setSessionExpired(false)
+      setIdleSignOut(false)
       setBootError(null)
       await reloadMe()
     },
@@ -152,16 +165,25 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // Whatever the server says, the client forgets the user (spec §5 rule 5).
       }
       setSessionExpired(false)
+      setIdleSignOut(false)
       signOutLocally()
     },
     [signOutLocally],
   )
+
+  // A shared computer: signed out after the session's idle timeout without input.
+  const signOutIdle = useCallback(() => {
+    void logout().then(() => setIdleSignOut(true))
+  }, [logout])
+  const keepAlive = useCallback(() => api('/auth/me'), [])
+  useInactivitySignOut(status === 'authenticated' ? idleTimeout : null, signOutIdle, keepAlive)
 
   const value = useMemo<AuthState>(
     () => ({
       status,
       me,
       sessionExpired,
+      idleSignOut,
       bootError,
       login,
       logout,
@@ -171,7 +193,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setBootAttempt((n) => n + 1)
       },
     }),
-    [status, me, sessionExpired, bootError, login, logout, reloadMe],
+    [status, me, sessionExpired, idleSignOut, bootError, login, logout, reloadMe],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -7,6 +7,7 @@ import { safeNextPath } from '../api/next'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
+import { SharedComputerOption, SharedSignOutNotice } from './SharedComputer'
 
 function describeWait(t: TFunction, seconds: number): string {
   if (seconds < 60) return t('signIn.seconds', { count: seconds })
@@ -18,10 +19,11 @@ const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.boar
 
 export function SignInPage() {
   const { t } = useTranslation()
-  const { status, me, login, sessionExpired, bootError } = useAuth()
+  const { status, me, login, sessionExpired, idleSignOut, bootError } = useAuth()
   const [params] = useSearchParams()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
+  const [shared, setShared] = useState(false)
   const [errors, setErrors] = useState<FieldErrors>({})
   // The lock message is kept as its wait, so it follows a change of language.
   const [formError, setFormError] = useState<string | { lockedFor: number } | null>(null)
@@ -57,7 +59,7 @@ export function SignInPage() {
     if (Object.keys(errs).length > 0) return
     setBusy(true)
     try {
-      await login(email.trim(), password)
+      await login(email.trim(), password, { shared })
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
         const wait = err.retryAfter ?? 60
@@ -87,6 +89,7 @@ export function SignInPage() {
             {t('signIn.sessionEnded')}
           </p>
         )}
+        {idleSignOut && !formError && <SharedSignOutNotice />}
         {bootError && !formError && (
           <p className="error-box" role="alert">
             {bootError}
@@ -119,6 +122,7 @@ export function SignInPage() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </Field>
+        <SharedComputerOption checked={shared} onChange={setShared} />
         <button type="submit" className="button button-primary button-block" disabled={busy || locked}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>

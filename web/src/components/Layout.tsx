@@ -7,6 +7,7 @@ import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
+import { NotificationBell } from './NotificationBell'
 
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
@@ -39,6 +40,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.callings, label: t('nav.callings'), show: true },
     { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
+    { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
     { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
   ]
 
@@ -70,6 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </NavLink>
           )}
         </nav>
+        <NotificationBell />
         <Suspense fallback={<AccountButton disabled />}>
           <AccountMenu />
         </Suspense>

@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
+import type { Executor } from '../../db/types.ts'
+import { audit, type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
 import * as throttle from './throttle.repository.ts'
 
 /** Contract §3 throttling numbers. */
@@ -19,6 +21,12 @@ export interface AttemptKeys {
   ip?: string
 }
 
+/** What an admitted attempt will lock if its password turns out wrong: the account, the address, both or neither. */
+export interface Admission {
+  at: string
+  locks: { scope: throttle.ThrottleScope; key: string; until: string }[]
+}
+
 /**
  * Password checks throttled per account and per address (contract §3, S4):
  * every attempt is counted before the password is checked (`admit`), and a
@@ -35,7 +43,7 @@ export class SignInAttempts {
   }
 
   /** Counts the attempt; 429 too_many_attempts (with Retry-After) when it may not go on to the password check. */
-  async admit(keys: AttemptKeys): Promise<void> {
+  async admit(keys: AttemptKeys): Promise<Admission> {
     const now = this.ctx.clock.now()
     const locks = []
     for (let extra = 0; THROTTLE.accountLockSeconds * 2 ** extra < THROTTLE.windowSeconds; extra++) {
@@ -59,6 +67,31 @@ export class SignInAttempts {
       .sort()
       .at(-1)
     if (until) throw tooManyAttempts(Math.ceil((Date.parse(until) - now.getTime()) / 1000))
+    const nowIso = now.toISOString()
+    const set: Admission['locks'] = []
+    for (const v of verdicts) {
+      if (v.scope === 'account' && v.locked_until !== null && v.locked_until > nowIso) {
+        set.push({ scope: 'account', key: keys.account, until: v.locked_until })
+      }
+      if (v.scope === 'ip' && v.failures >= THROTTLE.ipFailures) {
+        const until = addSeconds(new Date(v.window_start), THROTTLE.windowSeconds).toISOString()
+        set.push({ scope: 'ip', key: keys.ip!, until })
+      }
+    }
+    return { at: nowIso, locks: set }
+  }
+
+  /**
+   * The password was wrong: the locks this attempt set are audit entries
+   * (`auth.lock`), inside the caller's transaction. An account lock names
+   * the user when the email belongs to one (`target`), never the email typed.
+   */
+  async recordLocks(trx: Executor, admission: Admission, target: AuditTarget | null): Promise<void> {
+    for (const lock of admission.locks) {
+      const detail: AuditDetail = { scope: lock.scope, until: lock.until }
+      if (lock.scope === 'ip') detail.ip = lock.key
+      await audit(trx, { by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail)
+    }
   }
 
   /** The password was right: the account's count starts again, and the address's attempt was no failure. */

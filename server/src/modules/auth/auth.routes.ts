@@ -7,6 +7,7 @@ import type { FastifyTypebox } from '../../http.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'
 import { isCrossSite } from './cross-site.ts'
+import { coerceStrictly } from '../../strict-input.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { AuthService, type IssuedSession } from './auth.service.ts'
 
@@ -25,7 +26,13 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
 
   const send = (reply: FastifyReply, issued: IssuedSession) => {
     if (issued.cookie) {
-      reply.setCookie(REFRESH_COOKIE, issued.cookie.value, { ...cookieOptions, maxAge: issued.cookie.maxAgeSeconds })
+      // No Max-Age on a shared computer: the browser drops the cookie when it closes (contract §13).
+      const { value, maxAgeSeconds } = issued.cookie
+      reply.setCookie(
+        REFRESH_COOKIE,
+        value,
+        maxAgeSeconds === null ? cookieOptions : { ...cookieOptions, maxAge: maxAgeSeconds },
+      )
     }
     reply.header('Cache-Control', 'no-store')
     return issued.tokens
@@ -66,13 +73,18 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
               },
             ])
           }
+          // Form fields are text: `shared_computer` is a boolean only as exactly `true` or `false` (S1).
+          coerceStrictly(LoginForm, request.body)
         },
       },
       async (request, reply) => {
-        const issued = await service.login(request.body.username, request.body.password, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? null,
-        })
+        const { username, password, shared_computer } = request.body
+        const issued = await service.login(
+          username,
+          password,
+          { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+          { shared: shared_computer === true },
+        )
         return send(reply, issued)
       },
     )
@@ -92,7 +104,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         try {
           return send(
             reply,
-            await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg)),
+            await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg), {
+              ip: request.ip,
+              userAgent: request.headers['user-agent'] ?? null,
+            }),
           )
         } catch (error) {
           clearCookie(reply)

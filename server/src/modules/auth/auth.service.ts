@@ -1,4 +1,4 @@
-import type { Me, SessionInfo, TokenResponse } from '@stake/contract'
+import { SHARED_SESSION_IDLE_SECONDS, type Me, type SessionInfo, type TokenResponse } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { notFound, unauthorized } from '../../errors.ts'
@@ -10,6 +10,9 @@ import * as sessions from './sessions.repository.ts'
 import { SignInAttempts } from './attempts.ts'
 import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { AppError } from '../../errors.ts'
+import { idleCutoff, isIdle } from './shared-sessions.ts'
+import { audit, type AuditDetail } from '../audit/audit.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -23,9 +26,20 @@ export interface ClientInfo {
 
 export interface IssuedSession {
   tokens: TokenResponse
-  /** Set when the cookie must be (re)written: value and remaining lifetime. */
-  cookie: { value: string; maxAgeSeconds: number } | null
+  /**
+   * Set when the cookie must be (re)written: value and remaining lifetime;
+   * `maxAgeSeconds` null for a shared-computer session (a browser-session
+   * cookie, gone when the browser closes).
+   */
+  cookie: { value: string; maxAgeSeconds: number | null } | null
 }
+
+const sessionExpired = () => unauthorized('Session expired or revoked')
+/** 401 `session_idle`: the client can tell the user why (contract §13). */
+const sessionIdle = () =>
+  new AppError(401, 'session_idle', 'Session ended after 30 minutes without activity (shared computer)', {
+    'WWW-Authenticate': 'Bearer',
+  })
 
 export class AuthService {
   private readonly attempts: SignInAttempts
@@ -34,29 +48,48 @@ export class AuthService {
     this.attempts = new SignInAttempts(ctx)
   }
 
-  private async accessToken(userId: number, sessionId: string): Promise<TokenResponse> {
+  private async accessToken(userId: number, sessionId: string, shared: boolean): Promise<TokenResponse> {
     const access_token = await this.ctx.tokens.sign({ userId, sessionId }, this.ctx.clock.now())
-    return { access_token, token_type: 'bearer', expires_in: this.ctx.tokens.ttlSeconds }
+    const tokens: TokenResponse = { access_token, token_type: 'bearer', expires_in: this.ctx.tokens.ttlSeconds }
+    if (shared) tokens.idle_timeout = SHARED_SESSION_IDLE_SECONDS
+    return tokens
   }
 
-  private remaining(expiresAt: string): number {
+  /** The cookie's Max-Age: the session's remaining lifetime, or none on a shared computer. */
+  private maxAge(expiresAt: string, shared: boolean): number | null {
+    if (shared) return null
     return Math.max(0, Math.floor((Date.parse(expiresAt) - this.ctx.clock.now().getTime()) / 1000))
   }
 
-  async login(username: string, password: string, client: ClientInfo): Promise<IssuedSession> {
+  async login(
+    username: string,
+    password: string,
+    client: ClientInfo,
+    options: { shared?: boolean } = {},
+  ): Promise<IssuedSession> {
+    const shared = options.shared === true
     const { db, clock, hasher, config } = this.ctx
     const now = clock.now()
     const nowIso = now.toISOString()
     const account = emailKey(username)
     const keys = { account, ip: client.ip }
     // Counted before the password is checked (S4); an active lock wins even over a correct password.
-    await this.attempts.admit(keys)
+    const admission = await this.attempts.admit(keys)
 
     const user = await findUserByEmail(db, account)
     // Unknown email, wrong password and inactive user take the same path and
-    // the same time: one argon2 verification each.
+    // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
-    if (!user || !ok || !user.active) throw unauthorized(BAD_CREDENTIALS)
+    if (!user || !ok || !user.active) {
+      // Its own transaction: the 401 that follows commits nothing else (contract §13).
+      const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
+      const target = user ? ({ type: 'user', id: user.id } as const) : null
+      await withTransaction(db, async (trx) => {
+        await audit(trx, { by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip })
+        await this.attempts.recordLocks(trx, admission, target)
+      })
+      throw unauthorized(BAD_CREDENTIALS)
+    }
     await this.attempts.succeeded(keys)
 
     const secret = newRefreshSecret()
@@ -72,11 +105,12 @@ export class AuthService {
         last_used_at: nowIso,
         user_agent: client.userAgent?.slice(0, 500) ?? null,
         ip: client.ip.slice(0, 64),
+        shared,
       }),
     )
     return {
-      tokens: await this.accessToken(user.id, sessionId),
-      cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: config.sessionTtlSeconds },
+      tokens: await this.accessToken(user.id, sessionId, shared),
+      cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: shared ? null : config.sessionTtlSeconds },
     }
   }
 
@@ -85,14 +119,21 @@ export class AuthService {
    * works for REFRESH_GRACE_SECONDS without another rotation, and gets the
    * cookie the rotation issued (two tabs; an answer lost on the way, issue
    * 19). Any older token this session issued is treated as stolen and ends
-   * the session; a secret it never issued ends nothing (S6).
+   * the session; a secret it never issued ends nothing (S6). A shared-computer
+   * session unused for 30 minutes is ended and answered 401 `session_idle`
+   * (contract §13).
    */
-  async refresh(cookieValue: string | undefined, log: (msg: string, data: object) => void): Promise<IssuedSession> {
+  async refresh(
+    cookieValue: string | undefined,
+    log: (msg: string, data: object) => void,
+    client?: ClientInfo,
+  ): Promise<IssuedSession> {
     const { db, clock } = this.ctx
     const parsed = parseRefreshToken(cookieValue)
-    if (!parsed) throw unauthorized('Session expired or revoked')
+    if (!parsed) throw sessionExpired()
     const now = clock.now()
     const nowIso = now.toISOString()
+    const cutoff = idleCutoff(now)
     const presented = hashSecret(parsed.secret)
 
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -100,18 +141,34 @@ export class AuthService {
       const salt = newRefreshSecret()
       const secret = nextRefreshSecret(parsed.secret, salt)
       const rotated = await withTransaction(db, (trx) =>
-        sessions.rotateSessionToken(trx, parsed.sessionId, presented, { hash: hashSecret(secret), salt }, nowIso),
+        sessions.rotateSessionToken(
+          trx,
+          parsed.sessionId,
+          presented,
+          { hash: hashSecret(secret), salt },
+          nowIso,
+          cutoff,
+        ),
       )
       if (rotated) {
         return {
-          tokens: await this.accessToken(rotated.user_id, parsed.sessionId),
-          cookie: { value: `${parsed.sessionId}.${secret}`, maxAgeSeconds: this.remaining(rotated.expires_at) },
+          tokens: await this.accessToken(rotated.user_id, parsed.sessionId, rotated.shared),
+          cookie: {
+            value: `${parsed.sessionId}.${secret}`,
+            maxAgeSeconds: this.maxAge(rotated.expires_at, rotated.shared),
+          },
         }
       }
 
-      // Not rotated: unknown, expired or revoked session, inactive user, or not the current token.
+      // Not rotated: unknown, expired, idle or revoked session, inactive user, or not the current token.
       const session = await sessions.findSessionForRefresh(db, parsed.sessionId)
-      if (!session || session.expires_at <= nowIso || !session.active) throw unauthorized('Session expired or revoked')
+      if (!session || session.expires_at <= nowIso || !session.active) throw sessionExpired()
+      const shared = Boolean(session.shared)
+      if (isIdle(shared, session.last_used_at, now)) {
+        // Over whoever asks (the access check refuses it too): removing it ends nothing live (S6 holds).
+        await retrying(() => sessions.deleteSession(db, session.id))
+        throw sessionIdle()
+      }
       if (sameHash(session.token_hash, presented)) continue // cannot follow a failed rotation; read again rather than guess
 
       const inGrace =
@@ -123,21 +180,31 @@ export class AuthService {
         const issued = session.rotation_salt === null ? null : nextRefreshSecret(parsed.secret, session.rotation_salt)
         const current = issued !== null && sameHash(session.token_hash, hashSecret(issued))
         return {
-          tokens: await this.accessToken(session.user_id, session.id),
+          tokens: await this.accessToken(session.user_id, session.id, shared),
           cookie: current
-            ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.remaining(session.expires_at) }
+            ? { value: `${session.id}.${issued}`, maxAgeSeconds: this.maxAge(session.expires_at, shared) }
             : null,
         }
       }
 
       if (await sessions.isRetiredToken(db, session.id, presented)) {
-        await retrying(() => sessions.deleteSession(db, session.id))
+        await withTransaction(db, async (trx) => {
+          await sessions.deleteSession(trx, session.id)
+          const detail: AuditDetail = client ? { ip: client.ip } : {}
+          await audit(
+            trx,
+            { by: null, at: nowIso },
+            'auth.refresh_reuse',
+            { type: 'user', id: session.user_id },
+            detail,
+          )
+        })
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       }
       // A secret this session never issued (forged) changes nothing (S6).
-      throw unauthorized('Session expired or revoked')
+      throw sessionExpired()
     }
-    throw unauthorized('Session expired or revoked')
+    throw sessionExpired()
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {

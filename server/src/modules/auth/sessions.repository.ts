@@ -13,6 +13,7 @@ export interface NewSession {
   last_used_at: string
   user_agent: string | null
   ip: string | null
+  shared: boolean
 }
 
 export async function insertSession(db: Executor, session: NewSession): Promise<void> {
@@ -32,6 +33,8 @@ export function findSessionForRefresh(db: Executor, id: string) {
       's.rotated_at',
       's.rotation_salt',
       's.expires_at',
+      's.shared',
+      's.last_used_at',
       'u.active',
     ])
     .where('s.id', '=', id)
@@ -40,15 +43,24 @@ export function findSessionForRefresh(db: Executor, id: string) {
 
 /**
  * The per-request check (contract §3) in one query on the sessions primary
- * key: the session exists, belongs to the token's user and has not expired,
+ * key: the session exists, belongs to the token's user and has not expired
+ * (nor, on a shared computer, gone idle since `idleCutoff`, contract §13),
  * the user is active; with the user's record and effective permissions (one
  * statement, so one snapshot). Nothing is kept between requests, so logout,
  * a password change, deactivation and a withdrawn grant stop the next request.
  */
-export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: string, userId: number, now: string) {
+export function findSessionAccess(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  sessionId: string,
+  userId: number,
+  now: string,
+  idleCutoff: string,
+) {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.shared', 's.last_used_at'])
     .select([
       'u.id',
       'u.email',
@@ -64,14 +76,38 @@ export function findSessionAccess(db: Kysely<DB>, dialect: Dialect, sessionId: s
     .where('s.id', '=', sessionId)
     .where('s.user_id', '=', userId)
     .where('s.expires_at', '>', now)
+    .where((eb) => eb.or([eb('s.shared', '=', false), eb('s.last_used_at', '>', idleCutoff)]))
     .where('u.active', '=', true)
     .executeTakeFirst()
 }
 
 /**
+ * Records activity on a shared-computer session (contract §13): a
+ * conditional write that happens at most once per `staleBefore` window, and
+ * never revives a session that has already gone idle.
+ */
+export async function touchSharedSession(
+  db: Executor,
+  id: string,
+  now: string,
+  staleBefore: string,
+  idleCutoff: string,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_used_at: now })
+    .where('id', '=', id)
+    .where('shared', '=', true)
+    .where('last_used_at', '<', staleBefore)
+    .where('last_used_at', '>', idleCutoff)
+    .execute()
+}
+
+/**
  * Rotation is a conditional write: it succeeds only while `currentHash` is
- * still the session's token, the session has not expired and its user is
- * active, so two concurrent refreshes cannot both rotate. The usual refresh is
+ * still the session's token, the session has not expired (nor, on a shared
+ * computer, gone idle since `idleCutoff`) and its user is active, so two
+ * concurrent refreshes cannot both rotate. The usual refresh is
  * this write (and the retired hash's row, in the caller's transaction);
  * anything else is sorted out by reading the session. Answers the rotated
  * session's user and expiry, or undefined when nothing was rotated.
@@ -82,7 +118,8 @@ export async function rotateSessionToken(
   currentHash: string,
   next: { hash: string; salt: string },
   now: string,
-): Promise<{ user_id: number; expires_at: string } | undefined> {
+  idleCutoff: string,
+): Promise<{ user_id: number; expires_at: string; shared: boolean } | undefined> {
   const rotated = await db
     .updateTable('sessions')
     .set({
@@ -95,12 +132,13 @@ export async function rotateSessionToken(
     .where('id', '=', id)
     .where('token_hash', '=', currentHash)
     .where('expires_at', '>', now)
+    .where((eb) => eb.or([eb('shared', '=', false), eb('last_used_at', '>', idleCutoff)]))
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('users as u').select('u.id').whereRef('u.id', '=', 'sessions.user_id').where('u.active', '=', true),
       ),
     )
-    .returning(['user_id', 'expires_at'])
+    .returning(['user_id', 'expires_at', 'shared'])
     .executeTakeFirst()
   // Kept for the session's life: presenting it again is reuse (S6).
   if (rotated)
@@ -108,7 +146,7 @@ export async function rotateSessionToken(
       .insertInto('session_retired_tokens')
       .values({ session_id: id, token_hash: currentHash, retired_at: now })
       .execute()
-  return rotated
+  return rotated && { user_id: rotated.user_id, expires_at: rotated.expires_at, shared: Boolean(rotated.shared) }
 }
 
 /** Whether this session issued the secret with this hash and rotated it out (S6). */
@@ -147,9 +185,17 @@ export async function deleteOwnSession(db: Executor, userId: number, id: string)
   return Number(result.numDeletedRows) === 1
 }
 
-/** Housekeeping: sessions past expiry (the live check already refuses them). */
-export async function purgeExpiredSessions(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst()
+/**
+ * Housekeeping: sessions past expiry, and shared-computer sessions idle since
+ * `idleCutoff` (the live checks already refuse both).
+ */
+export async function purgeExpiredSessions(db: Executor, now: string, idleCutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now), eb.and([eb('shared', '=', true), eb('last_used_at', '<=', idleCutoff)])]),
+    )
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }
 

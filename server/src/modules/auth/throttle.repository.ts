@@ -22,6 +22,8 @@ export interface AttemptVerdict {
   allowed: boolean
   window_start: string
   locked_until: string | null
+  /** The count after this attempt. */
+  failures: number
 }
 
 /**
@@ -57,6 +59,7 @@ export async function countAttempt(
     allowed: number
     window_start: string
     locked_until: string | null
+    failures: number
   }>`
     insert into login_throttle (scope, key, failures, window_start, locked_until, allowed)
     values ${sql.join(rows)}
@@ -69,8 +72,8 @@ export async function countAttempt(
         when ${refuse} then ${r('locked_until')}
         when ${r('scope')} = 'account' then ${lockAfter}
         else null end
-    returning scope, allowed, window_start, locked_until`.execute(db)
-  return result.rows.map((row) => ({ ...row, allowed: Number(row.allowed) === 1 }))
+    returning scope, allowed, window_start, locked_until, failures`.execute(db)
+  return result.rows.map((row) => ({ ...row, allowed: Number(row.allowed) === 1, failures: Number(row.failures) }))
 }
 
 export async function clearThrottle(db: Executor, scope: ThrottleScope, key: string): Promise<void> {

@@ -11,6 +11,8 @@ import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')
@@ -20,6 +22,16 @@ const filledSlots = () => conflict('slot_filled', 'A slot of this calling is fil
 function assertMayGrant(actor: Actor, current: readonly Permission[], next: readonly Permission[]): void {
   const refused = ungrantable(actor.permissions, current, next)
   if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
+}
+
+/** What a calling update changed, for its audit entry (null: nothing). */
+function callingChanges(before: repo.CallingRow, after: repo.CallingRow) {
+  const plain = (row: repo.CallingRow) => ({
+    name: row.name,
+    is_public: Boolean(row.is_public),
+    max_slots: row.max_slots,
+  })
+  return fieldChanges(plain(before), plain(after), ['name', 'is_public', 'max_slots'])
 }
 
 export class CallingsService {
@@ -72,6 +84,8 @@ export class CallingsService {
         })
         await repo.replaceCallingPermissions(trx, row.id, permissions)
         await slotRepo.ensureSlots(trx, row.id, maxSlots)
+        const facts = { name: row.name, is_public: Boolean(row.is_public), max_slots: maxSlots, permissions }
+        await audit(trx, { by: actor.id, at: row.created_at }, 'calling.create', { type: 'calling', id: row.id }, facts)
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -101,13 +115,25 @@ export class CallingsService {
         await slotRepo.deleteEmptySlotsAbove(trx, id, maxSlots)
         await slotRepo.ensureSlots(trx, id, maxSlots)
         // After the slots: the last-manager check's lock comes last (ARCHITECTURE.md, Lock order).
-        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, id, body.permissions)
+        if (body.permissions !== undefined) await this.replaceGrants(trx, actor, current, body.permissions)
         const row = await repo.updateCalling(trx, id, {
           name: body.name,
           is_public: body.is_public ?? Boolean(current.is_public),
           max_slots: maxSlots,
           now: this.ctx.clock.iso(),
         })
+        const changes = callingChanges(current, row)
+        if (changes)
+          await audit(
+            trx,
+            { by: actor.id, at: row.updated_at },
+            'calling.update',
+            { type: 'calling', id },
+            {
+              name: row.name,
+              changes,
+            },
+          )
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -124,6 +150,8 @@ export class CallingsService {
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()
       if (!(await repo.deleteUnfilledCalling(trx, id))) throw filledSlots()
+      const who = { by: actor.id, at: this.ctx.clock.iso() }
+      await audit(trx, who, 'calling.delete', { type: 'calling', id }, { name: current.name })
     })
   }
 
@@ -141,7 +169,7 @@ export class CallingsService {
       const current = await repo.lockCalling(trx, id, dialect, 'update')
       if (!current) throw notFound('Calling')
       if (isSystemDefined(current)) throw systemDefined()
-      const permissions = await this.replaceGrants(trx, actor, id, next)
+      const permissions = await this.replaceGrants(trx, actor, current, next)
       await repo.touchCalling(trx, id, this.ctx.clock.iso())
       return { permissions }
     })
@@ -154,13 +182,18 @@ export class CallingsService {
   private async replaceGrants(
     trx: Executor,
     actor: Actor,
-    id: number,
+    calling: { id: number; name: string },
     next: readonly Permission[],
   ): Promise<Permission[]> {
+    const id = calling.id
     const current = await repo.callingPermissions(trx, id)
     assertMayGrant(actor, current, next)
     const wanted = sortPermissions(new Set(next))
     await repo.replaceCallingPermissions(trx, id, wanted)
+    const grants = grantChanges(current, wanted)
+    const who = { by: actor.id, at: this.ctx.clock.iso() }
+    if (grants)
+      await audit(trx, who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants })
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
       await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }

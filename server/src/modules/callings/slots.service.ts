@@ -9,6 +9,7 @@ import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, maySeatSelf, seatRequirements, unseatable } from './callings.policy.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { audit, type AuditBy } from '../audit/audit.repository.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 
@@ -74,6 +75,24 @@ export async function unseatUser(
   return true
 }
 
+/** The audit entry of a seat filled or released (the calling is its target; the seat and holder are facts). */
+export function auditSeat(
+  trx: Executor,
+  who: AuditBy,
+  action: 'slot.fill' | 'slot.release',
+  calling: { id: number; name: string },
+  slotId: number,
+  userId: number,
+): Promise<void> {
+  return audit(
+    trx,
+    who,
+    action,
+    { type: 'calling', id: calling.id },
+    { calling: calling.name, slot_id: slotId, user_id: userId },
+  )
+}
+
 export class SlotsService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -99,7 +118,9 @@ export class SlotsService {
       if (!calling) throw notFound('Calling')
       if (!(await slotRepo.findSlot(trx, callingId, slotId))) throw notFound('Slot')
       assertMaySeat(actor, calling, await repo.callingPermissions(trx, callingId), userId)
-      await seatUser(trx, { callingId, slotId }, userId, this.ctx.clock.iso(), ['body', 'user_id'])
+      const now = this.ctx.clock.iso()
+      await seatUser(trx, { callingId, slotId }, userId, now, ['body', 'user_id'])
+      await auditSeat(trx, { by: actor.id, at: now }, 'slot.fill', calling, slotId, userId)
       return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
@@ -120,7 +141,10 @@ export class SlotsService {
       if (slot.user_id === null) return
       const grants = await repo.callingPermissions(trx, callingId)
       assertMaySeat(actor, calling, grants, null)
-      if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, this.ctx.clock.iso())) return
+      const at = this.ctx.clock.iso()
+      if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, at)) {
+        return auditSeat(trx, { by: actor.id, at }, 'slot.release', calling, slotId, slot.user_id)
+      }
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).
       const now = await slotRepo.findSlot(trx, callingId, slotId)

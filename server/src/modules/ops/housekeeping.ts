@@ -8,15 +8,26 @@ import { REFRESH_GRACE_SECONDS } from '../auth/auth.service.ts'
 import { THROTTLE } from '../auth/attempts.ts'
 import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
 import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
+import { idleCutoff } from '../auth/shared-sessions.ts'
+import { purgeAudit } from '../audit/audit.repository.ts'
 
 export interface Purged {
-  /** Sessions past their expiry, deleted. */
+  /** Sessions past their expiry, or idle on a shared computer (contract §13), deleted. */
   sessions: number
   /** Sessions whose previous refresh token's grace has passed: its hash forgotten. */
   refreshGrace: number
   /** Login-throttle rows with an ended window and no lock, deleted. */
   throttle: number
+  /** Audit entries older than AUDIT_RETENTION_DAYS, deleted. */
+  audit: number
 }
+
+export interface Retention {
+  /** AUDIT_RETENTION_DAYS (contract §13). */
+  auditDays: number
+}
+
+export const DEFAULT_RETENTION: Retention = { auditDays: 730 }
 
 /**
  * Removes what no longer decides anything, so these tables do not grow
@@ -24,15 +35,16 @@ export interface Purged {
  * every reader already ignores, so it needs no transaction and can run at any
  * time beside requests.
  */
-export async function purgeExpired(db: Kysely<DB>, now: Date): Promise<Purged> {
+export async function purgeExpired(db: Kysely<DB>, now: Date, retention = DEFAULT_RETENTION): Promise<Purged> {
   const nowIso = now.toISOString()
   return {
     // Many rows per statement: a concurrent logout or sign-in may deadlock with it; run again then.
-    sessions: await retrying(() => purgeExpiredSessions(db, nowIso)),
+    sessions: await retrying(() => purgeExpiredSessions(db, nowIso, idleCutoff(now))),
     refreshGrace: await retrying(() => clearExpiredGrace(db, addSeconds(now, -REFRESH_GRACE_SECONDS).toISOString())),
     throttle: await retrying(() =>
       purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
     ),
+    audit: await retrying(() => purgeAudit(db, addSeconds(now, -retention.auditDays * 24 * 3600).toISOString())),
   }
 }
 
@@ -44,11 +56,11 @@ export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
  * start, for servers restarted more often than hourly. A failed run is logged
  * and the next one tries again.
  */
-export function housekeeping(db: Kysely<DB>, clock: Clock, log: FastifyBaseLogger) {
+export function housekeeping(db: Kysely<DB>, clock: Clock, log: FastifyBaseLogger, retention = DEFAULT_RETENTION) {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> = Promise.resolve()
   const run = () => {
-    running = purgeExpired(db, clock.now()).then(
+    running = purgeExpired(db, clock.now(), retention).then(
       (purged) => log.info({ purged }, 'housekeeping: purged expired rows'),
       (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
     )
@@ -71,12 +83,12 @@ export const HOUSEKEEPING_CLI: CliCommand[] = [
   {
     name: 'purge',
     usage: 'purge',
-    description: 'delete expired sessions, refresh grace and stale login-throttle rows',
-    async run(database) {
-      const purged = await purgeExpired(database.db, systemClock.now())
+    description: 'delete expired sessions, refresh grace, stale login-throttle rows and audit entries past retention',
+    async run(database, _args, config) {
+      const purged = await purgeExpired(database.db, systemClock.now(), { auditDays: config.auditRetentionDays })
       console.log(
         `Purged ${purged.sessions} expired session(s), ${purged.refreshGrace} expired refresh grace(s), ` +
-          `${purged.throttle} stale login-throttle row(s).`,
+          `${purged.throttle} stale login-throttle row(s), ${purged.audit} audit entr(ies) past retention.`,
       )
       return 0
     },

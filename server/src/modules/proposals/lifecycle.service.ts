@@ -8,6 +8,7 @@ import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition, type Transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
 
 export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
@@ -18,13 +19,18 @@ export type NamedStep = 'sustain' | 'set_apart' | 'record'
 
 /** Manager moves: advance, revert, the named steps and decline, plus the history. */
 export class LifecycleService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
   private async commit(viewer: Viewer, move: Omit<Transition, 'by' | 'at'>, lost: () => AppError): Promise<Proposal> {
     const at = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
       if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
+      await this.notify.moved(trx, { ...move, by: viewer.id, at })
     })
     return proposalView(this.ctx.db, viewer, move.proposalId)
   }
@@ -81,6 +87,7 @@ export class LifecycleService {
         note: reason.trim(),
       })
       if (!moved) throw staleStage()
+      await this.notify.moved(trx, { proposalId: id, to: 'declined', by: actor.id, at })
     })
     return proposalView(this.ctx.db, viewer, id)
   }

@@ -23,7 +23,11 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
-import { retrying, withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
+import { withTransaction } from '../../db/transaction.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { fieldChanges } from '../audit/audit.facts.ts'
+import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
@@ -50,7 +54,11 @@ function fieldsOf(body: ProposalBody, submitter: number): repo.ProposalFields {
 
 /** Proposals themselves and the board (contract §7). */
 export class ProposalsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
   private async checkReferences(
@@ -82,6 +90,9 @@ export class ProposalsService {
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
+        await this.notify.created(trx, id, actor.id, now)
+        const facts = { ...factsOf(fields), is_release: isRelease, stage }
+        await audit(trx, { by: actor.id, at: now }, 'proposal.create', proposalTarget(id), facts)
         await enqueueWebhooks(trx, 'proposal_created', id, now)
         return id
       })
@@ -121,9 +132,17 @@ export class ProposalsService {
     })
     try {
       const now = this.ctx.clock.iso()
-      const written = await retrying(() =>
-        repo.updateProposalFields(this.ctx.db, id, fields, now, canManage(viewer) ? null : actor.id),
-      )
+      const written = await withTransaction(this.ctx.db, async (trx) => {
+        if (!(await repo.updateProposalFields(trx, id, fields, now, canManage(viewer) ? null : actor.id))) return false
+        const keys = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter'] as const
+        const changes = fieldChanges(current, fields, keys)
+        if (changes)
+          await audit(trx, { by: actor.id, at: now }, 'proposal.update', proposalTarget(id), {
+            ...factsOf(fields),
+            changes,
+          })
+        return true
+      })
       if (!written) {
         // Declined, reassigned or deleted since it was read: answer for the proposal as it is now.
         const now = await repo.findProposal(this.ctx.db, id)
@@ -140,7 +159,13 @@ export class ProposalsService {
   async remove(actor: Actor, id: number): Promise<void> {
     const viewer = await loadViewer(this.ctx, actor)
     await visibleProposal(this.ctx.db, viewer, id)
-    if (await retrying(() => repo.deleteProposalUnlessDone(this.ctx.db, id))) return
+    const deleted = await withTransaction(this.ctx.db, async (trx) => {
+      const facts = await proposalFacts(trx, id)
+      if (!facts || !(await repo.deleteProposalUnlessDone(trx, id))) return false
+      await audit(trx, { by: actor.id, at: this.ctx.clock.iso() }, 'proposal.delete', proposalTarget(id), facts)
+      return true
+    })
+    if (deleted) return
     const row = await repo.findProposal(this.ctx.db, id)
     if (!row) throw proposalNotFound()
     // Only a done proposal escapes the conditional DELETE: it is part of the record.

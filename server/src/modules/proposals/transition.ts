@@ -4,6 +4,8 @@ import { insertHistory } from './history.repository.ts'
 import { deleteInterview, reopenInterview } from './interview.repository.ts'
 import { interviewEffect } from './proposals.policy.ts'
 import { moveStage } from './proposals.repository.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 export interface Transition {
@@ -32,6 +34,13 @@ export async function transition(trx: Executor, move: Transition): Promise<boole
     at: move.at,
     note: move.note ?? null,
   })
+  const who = { by: move.by, at: move.at }
+  const facts = { ...(await proposalFacts(trx, move.proposalId)), from: move.from }
+  if (move.to === 'declined') {
+    await audit(trx, who, 'proposal.decline', proposalTarget(move.proposalId), { ...facts, reason: move.note ?? null })
+  } else {
+    await audit(trx, who, 'proposal.stage', proposalTarget(move.proposalId), { ...facts, to: move.to })
+  }
   const effect = interviewEffect(move.from, move.to, move.isRelease)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)

@@ -17,10 +17,17 @@ import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import { Notifier } from '../notifications/notify.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { factsOf, proposalTarget } from './proposals.audit.ts'
 
 /** Votes at sp_approval and hc_approval (contract §7). */
 export class VotesService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly notify: Notifier
+
+  constructor(private readonly ctx: AppContext) {
+    this.notify = new Notifier(ctx)
+  }
 
   /**
    * Records the caller's vote at the current stage and, when the stage now
@@ -50,6 +57,8 @@ export class VotesService {
       const key = { proposal_id: id, stage: proposal.stage, approver_id: actor.id }
       const created = await repo.insertVoteIfNew(trx, key, approved, now)
       if (!created) await repo.changeVote(trx, key, approved, now)
+      const facts = { ...factsOf(proposal), stage: proposal.stage, approved, revote: !created }
+      await audit(trx, { by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts)
 
       const required = approvalsRequired(proposal.stage, config)
       const counts = await repo.countVotes(trx, id, proposal.stage)
@@ -65,6 +74,7 @@ export class VotesService {
           note: `${counts.approved} approvals, no rejection`,
         })
         if (!moved) throw staleStage()
+        await this.notify.moved(trx, { proposalId: id, to: next, by: actor.id, at: now })
       }
       return { vote: await repo.findVote(trx, key), created }
     })

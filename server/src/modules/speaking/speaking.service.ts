@@ -22,6 +22,7 @@ import {
   type WardId,
 } from './speaking.rotation.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { audit } from '../audit/audit.repository.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
@@ -89,15 +90,15 @@ export class SpeakingService {
    * seat that had the ward takes this seat's ward — both rows in one transaction.
    */
   async override(actor: Actor, body: SpeakingOverrideBody): Promise<SpeakingCalendar> {
-    await this.writeMonth(body.year, body.month, 'body', body.high_councilor_id, body.ward_id, (input, slot) =>
+    await this.writeMonth(actor, body.year, body.month, 'body', body.high_councilor_id, body.ward_id, (input, slot) =>
       planOverride(input, slot, body.ward_id),
     )
     return this.calendar(actor, body.year)
   }
 
   /** DELETE /speaking/calendar/override: back to the rotation (see planRestore for the swap's other half). */
-  async restore(_actor: Actor, query: SpeakingOverrideQuery): Promise<void> {
-    await this.writeMonth(query.year, query.month, 'query', query.high_councilor_id, null, (input, slot) =>
+  async restore(actor: Actor, query: SpeakingOverrideQuery): Promise<void> {
+    await this.writeMonth(actor, query.year, query.month, 'query', query.high_councilor_id, null, (input, slot) =>
       planRestore(input, slot),
     )
   }
@@ -107,6 +108,7 @@ export class SpeakingService {
    * month's rows inside the transaction, validate, plan, write.
    */
   private async writeMonth(
+    actor: Actor,
     year: number,
     month: number,
     part: 'body' | 'query',
@@ -137,12 +139,14 @@ export class SpeakingService {
           wards: wards.map((w) => w.id),
           rows,
         }
-        await repo.writeMonth(
-          trx,
-          { year, month, calling_id: seat.calling_id },
-          plan(input, seat.slot_id),
-          this.ctx.clock.iso(),
-        )
+        const now = this.ctx.clock.iso()
+        await repo.writeMonth(trx, { year, month, calling_id: seat.calling_id }, plan(input, seat.slot_id), now)
+        // The body sets an override; the query (DELETE) clears one.
+        const facts = { year, month, slot_id: seat.slot_id, high_councilor_id: userId }
+        const who = { by: actor.id, at: now }
+        const target = { type: 'calling', id: seat.calling_id } as const
+        if (part === 'body') await audit(trx, who, 'override.set', target, { ...facts, ward_id: wardId })
+        else await audit(trx, who, 'override.clear', target, facts)
       })
     } catch (error) {
       // The ward was deleted after we read it.

@@ -18,9 +18,18 @@ import { emailKey } from './users.repository.ts'
 import type { Executor } from '../../db/types.ts'
 import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
-import { retrying, withTransaction } from '../../db/transaction.ts'
+import { withTransaction } from '../../db/transaction.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
+
+/** The facts an audit entry keeps of a user: who, never a credential. */
+const userFacts = (row: { email: string; fname: string; lname: string }) => ({
+  email: row.email,
+  fname: row.fname,
+  lname: row.lname,
+})
 
 export class UsersService {
   constructor(private readonly ctx: AppContext) {}
@@ -31,8 +40,13 @@ export class UsersService {
     const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
     try {
       // Created by an administrator: the user must choose their own password.
-      const user = { ...body, password_hash, force_password_reset: true, now: this.ctx.clock.iso() }
-      const row = await retrying(() => repo.insertUser(this.ctx.db, user))
+      const now = this.ctx.clock.iso()
+      const user = { ...body, password_hash, force_password_reset: true, now }
+      const row = await withTransaction(this.ctx.db, async (trx) => {
+        const row = await repo.insertUser(trx, user)
+        await audit(trx, { by: actor.id, at: now }, 'user.create', { type: 'user', id: row.id }, userFacts(row))
+        return row
+      })
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail()
@@ -99,6 +113,11 @@ export class UsersService {
           this.ctx.clock.iso(),
         )
         if (!row) throw notFound('User')
+        const who = { by: actor.id, at: row.updated_at }
+        const changes = fieldChanges(current, row, ['email', 'fname', 'lname', 'language'])
+        if (changes) await audit(trx, who, 'user.update', { type: 'user', id }, { changes })
+        if (activeChange)
+          await audit(trx, who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id })
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
           await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
@@ -129,8 +148,11 @@ export class UsersService {
       if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
       // A guess at the old password counts toward the account's sign-in limit (S4).
       const attempts = new SignInAttempts(this.ctx)
-      await attempts.admit({ account: target.email_key })
+      const admission = await attempts.admit({ account: target.email_key })
       if (!(await hasher.verify(target.password_hash, oldPassword))) {
+        if (admission.locks.length > 0) {
+          await withTransaction(db, (trx) => attempts.recordLocks(trx, admission, { type: 'user', id }))
+        }
         throw new AppError(400, 'wrong_password', 'The current password is not correct')
       }
       await attempts.succeeded({ account: target.email_key })
@@ -143,6 +165,8 @@ export class UsersService {
     return withTransaction(db, async (trx) => {
       const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.ctx.clock.iso())
       if (!row) throw notFound('User')
+      const action = self ? 'user.password_change' : 'user.password_reset'
+      await audit(trx, { by: actor.id, at: row.updated_at }, action, { type: 'user', id })
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
       return repo.toUser(row)
     })
@@ -163,6 +187,9 @@ export class UsersService {
       if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
       const wanted = sortPermissions(new Set(next))
       await replaceDirectPermissions(trx, id, wanted)
+      const grants = grantChanges(current, wanted)
+      if (grants)
+        await audit(trx, { by: actor.id, at: this.ctx.clock.iso() }, 'user.grants_change', { type: 'user', id }, grants)
       if (current.includes('users.manage') && !wanted.includes('users.manage')) {
         await assertUserManagerRemains(trx, dialect, [id])
       }

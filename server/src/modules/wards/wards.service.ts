@@ -6,7 +6,9 @@ import { conflict, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as callings from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
-import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
+import { assertMaySeat, auditSeat, seatUser, unseatUser } from '../callings/slots.service.ts'
+import { audit } from '../audit/audit.repository.ts'
+import { fieldChanges } from '../audit/audit.facts.ts'
 import * as repo from './wards.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 
@@ -14,6 +16,13 @@ const duplicateName = () => conflict('duplicate_name', 'A ward with this name al
 const inUse = () => conflict('in_use', 'This ward is still referred to (proposals or speaking assignments)')
 const BISHOP_FIELD = ['body', 'bishop_id']
 const withoutBishop = (ward: Ward): Ward => ({ ...ward, bishop_id: null })
+
+/** The facts an audit entry keeps of a ward. */
+const wardFacts = (ward: Ward) => ({
+  name: ward.name,
+  start_time: ward.start_time,
+  speaking_sunday: ward.speaking_sunday,
+})
 
 /**
  * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
@@ -28,7 +37,12 @@ export class WardsService {
     const bishop = await callings.findCallingByKey(trx, callings.BISHOP)
     if (!bishop) throw new Error('The system Bishop calling is missing')
     await callings.lockCalling(trx, bishop.id, this.ctx.dialect, mode)
-    return { id: bishop.id, key: bishop.key, grants: await callings.callingPermissions(trx, bishop.id) }
+    return {
+      id: bishop.id,
+      key: bishop.key,
+      name: bishop.name,
+      grants: await callings.callingPermissions(trx, bishop.id),
+    }
   }
 
   /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (contract §5). */
@@ -60,7 +74,11 @@ export class WardsService {
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
         if (body.bishop_id != null)
           await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
-        return (await repo.findWard(trx, id))!
+        const ward = (await repo.findWard(trx, id))!
+        const who = { by: actor.id, at: now }
+        await audit(trx, who, 'ward.create', { type: 'ward', id }, wardFacts(ward))
+        if (body.bishop_id != null) await auditSeat(trx, who, 'slot.fill', bishop, id, body.bishop_id)
+        return ward
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName()
@@ -78,7 +96,8 @@ export class WardsService {
     try {
       return await withTransaction(db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'share')
-        if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
+        const before = await repo.findWard(trx, id)
+        if (!before) throw notFound('Ward')
         const slot = { callingId: bishop.id, slotId: id, grants: bishop.grants }
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         const change = body.bishop_id !== undefined && body.bishop_id !== holder
@@ -92,13 +111,19 @@ export class WardsService {
           speaking_sunday: body.speaking_sunday,
           now,
         })
+        const who = { by: actor.id, at: now }
         if (change) {
           if (holder !== null && !(await unseatUser(trx, dialect, slot, holder, now))) {
             throw conflict('slot_filled', 'The Bishop slot changed meanwhile; reload and try again')
           }
           if (body.bishop_id != null) await seatUser(trx, slot, body.bishop_id, now, BISHOP_FIELD)
+          if (holder !== null) await auditSeat(trx, who, 'slot.release', bishop, id, holder)
+          if (body.bishop_id != null) await auditSeat(trx, who, 'slot.fill', bishop, id, body.bishop_id)
         }
-        return (await repo.findWard(trx, id))!
+        const ward = (await repo.findWard(trx, id))!
+        const changes = fieldChanges(wardFacts(before), wardFacts(ward), ['name', 'start_time', 'speaking_sunday'])
+        if (changes) await audit(trx, who, 'ward.update', { type: 'ward', id }, { name: ward.name, changes })
+        return ward
       })
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName()
@@ -116,12 +141,16 @@ export class WardsService {
     try {
       await withTransaction(this.ctx.db, async (trx) => {
         const bishop = await this.lockBishopCalling(trx, 'update')
-        if (!(await repo.wardExists(trx, id))) throw notFound('Ward')
+        const ward = await repo.findWard(trx, id)
+        if (!ward) throw notFound('Ward')
         const holder = (await slotRepo.findSlot(trx, bishop.id, id))?.user_id ?? null
         // Deleting the ward unseats its bishop: that needs the seat's powers (S3).
         if (holder !== null) assertMaySeat(actor, bishop, bishop.grants, null)
         await repo.deleteWard(trx, id)
-        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, this.ctx.clock.iso())
+        const who = { by: actor.id, at: this.ctx.clock.iso() }
+        if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, who.at)
+        if (holder !== null) await auditSeat(trx, who, 'slot.release', bishop, id, holder)
+        await audit(trx, who, 'ward.delete', { type: 'ward', id }, { name: ward.name })
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {

@@ -8,6 +8,7 @@ import { useUsersLite, userName } from '../../api/queries'
 import { ROUTES } from '../../routes'
 import { formatDateTime } from '../../i18n/format'
 import { names } from './boardText'
+import { RemindButton } from '../../components/RemindButton'
 
 /** One valid move of a card: a step forward or back along its own path. */
 export interface CardMove {
@@ -114,6 +115,7 @@ export function ProposalCard({
               {t('card.waitingFor', { names: names(i18n.language, voting.pending) })}
             </span>
           )}
+          <RemindButton proposalId={p.id} stage={p.stage} small />
         </div>
       )}
       {extra}

@@ -1,51 +1,56 @@
 import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { useSpeakingFeed, webcalUrl } from '../../api/feed'
 import { ConfirmDialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
+import { QrCode } from '../../components/QrCode'
 import { ErrorMessage, Field } from '../../components/ui'
 
-/** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app. */
+/** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app (contract §13). */
 export function CalendarFeed() {
+  const { t } = useTranslation('calendar')
   const { url, create, revoke } = useSpeakingFeed()
   const notify = useNotify()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
   const [revoked, setRevoked] = useState(false)
+  const webcal = url ? webcalUrl(url) : null
   return (
     <section className="card" aria-labelledby="calendar-h">
-      <h2 id="calendar-h">Calendar</h2>
-      <p className="muted">
-        Subscribe to your speaking assignments from your phone or computer calendar. The address is private: anyone who
-        has it can read the schedule. It is shown only once; a new one replaces it.
-      </p>
+      <h2 id="calendar-h">{t('title')}</h2>
+      <p className="muted">{t('intro')}</p>
       <ErrorMessage error={create.error ?? revoke.error} />
-      {url && (
+      {url && webcal && (
         <div className="stack">
-          <Field
-            label="Your calendar address"
-            hint="Paste it into your calendar app as a subscription, or use Subscribe."
-          >
+          <Field label={t('address')} hint={t('addressHint')}>
             <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
           </Field>
           <div className="button-row">
-            <a className="button button-primary" href={webcalUrl(url)}>
-              Subscribe
+            <a className="button button-primary" href={webcal}>
+              {t('subscribe')}
             </a>
             <button
               type="button"
               className="button"
               onClick={() =>
                 void navigator.clipboard?.writeText(url).then(
-                  () => notify('Address copied.', 'success'),
-                  () => notify('Copy the address from the box above.', 'error'),
+                  () => notify(t('copied'), 'success'),
+                  () => notify(t('copyFailed'), 'error'),
                 )
               }
             >
-              Copy address
+              {t('copyLink')}
             </button>
           </div>
+          <figure className="qr-figure">
+            <QrCode className="qr-code" text={webcal} label={t('qrLabel')} />
+            <figcaption className="muted small">{t('qrCaption')}</figcaption>
+          </figure>
+          <p className="muted small qr-link">
+            <a href={webcal}>{webcal}</a>
+          </p>
         </div>
       )}
-      {revoked && !url && <p role="status">Your calendar address no longer works.</p>}
+      {revoked && !url && <p role="status">{t('revoked')}</p>}
       <div className="button-row">
         <button
           type="button"
@@ -56,18 +61,18 @@ export function CalendarFeed() {
             create.mutate()
           }}
         >
-          {create.isPending ? 'Working…' : url ? 'Replace address' : 'Create calendar address'}
+          {create.isPending ? t('working') : url ? t('replace') : t('create')}
         </button>
         <button type="button" className="button button-danger" onClick={() => setConfirmRevoke(true)}>
-          Revoke address
+          {t('revoke')}
         </button>
       </div>
       <ConfirmDialog
         open={confirmRevoke}
         onOpenChange={setConfirmRevoke}
-        title="Revoke the calendar address?"
-        message="Calendars subscribed to it stop receiving your speaking schedule."
-        confirmLabel="Revoke address"
+        title={t('revokeTitle')}
+        message={t('revokeMessage')}
+        confirmLabel={t('revoke')}
         danger
         busy={revoke.isPending}
         onConfirm={() =>

@@ -22,6 +22,7 @@ import {
 } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
+import { EmailPreference } from './EmailPreference'
 import { LanguageSwitch } from './LanguageSwitch'
 
 function ProfileForm() {
@@ -235,6 +236,7 @@ export default function ProfilePage() {
                 : t('roles.noAccess')}
             </p>
           </section>
+          <EmailPreference />
           <CalendarFeed />
           <Sessions />
         </div>

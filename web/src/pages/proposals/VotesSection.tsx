@@ -5,6 +5,7 @@ import { useUsersLite, userName } from '../../api/queries'
 import { isVotingStage, type Proposal, type Vote } from '../../api/types'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
+import { RemindButton } from '../../components/RemindButton'
 
 export function VotesSection({
   proposal: p,
@@ -39,6 +40,7 @@ export function VotesSection({
   return (
     <section className="card" aria-labelledby="votes-h">
       <h2 id="votes-h">{t('votes.title')}</h2>
+      <RemindButton proposalId={p.id} stage={p.stage} />
       {votingStage && (
         <p>
           <Trans

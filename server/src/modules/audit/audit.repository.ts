@@ -1,0 +1,128 @@
+import type { AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
+import type { Generated, Selectable } from 'kysely'
+import type { Executor } from '../../db/types.ts'
+
+export interface AuditLogTable {
+  id: Generated<number>
+  at: string
+  actor_id: number | null
+  action: string
+  target_type: string | null
+  target_id: number | null
+  /** A JSON object (text on both databases). */
+  detail: string
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    audit_log: AuditLogTable
+  }
+}
+
+/** Who acted and when: `by` is null for what nobody signed in did (a failed sign-in). */
+export interface AuditBy {
+  by: number | null
+  at: string
+}
+
+export interface AuditTarget {
+  type: AuditTargetType
+  id: number
+}
+
+type Fact = string | number | boolean | null | Fact[] | { [key: string]: Fact }
+export type AuditDetail = Record<string, Fact>
+
+/** Keys that would carry a credential. The log holds plain facts only (contract §13: never a secret). */
+const SECRET_KEY = /pass|hash|token|secret|cookie|salt/i
+
+function assertNoSecretKeys(value: Fact, path: string): void {
+  if (value === null || typeof value !== 'object') return
+  for (const [key, inner] of Object.entries(value)) {
+    if (!Array.isArray(value) && SECRET_KEY.test(key)) {
+      throw new Error(`audit detail must not carry a secret: ${path}${key}`)
+    }
+    assertNoSecretKeys(inner, `${path}${key}.`)
+  }
+}
+
+/**
+ * Writes one audit entry. Changes call it with their own transaction, so the
+ * entry commits or rolls back with the change (a refused or failed change
+ * leaves none); security events outside any change call it with the database.
+ */
+export async function audit(
+  db: Executor,
+  who: AuditBy,
+  action: AuditAction,
+  target: AuditTarget | null,
+  detail: AuditDetail = {},
+): Promise<void> {
+  assertNoSecretKeys(detail, '')
+  await db
+    .insertInto('audit_log')
+    .values({
+      at: who.at,
+      actor_id: who.by,
+      action,
+      target_type: target?.type ?? null,
+      target_id: target?.id ?? null,
+      detail: JSON.stringify(detail),
+    })
+    .execute()
+}
+
+export interface AuditFilter {
+  actorId?: number
+  /** An exact action, or a prefix ending in '.' */
+  action?: string
+  /** Inclusive bounds, ISO text. */
+  from?: string
+  to?: string
+}
+
+/** The byte-wise successor of a prefix: `user.` → `user/` (the column compares byte-wise, see the migration). */
+const prefixEnd = (prefix: string) =>
+  prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+
+function filtered(db: Executor, filter: AuditFilter) {
+  let query = db.selectFrom('audit_log')
+  if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId)
+  if (filter.action?.endsWith('.')) {
+    query = query.where('action', '>=', filter.action).where('action', '<', prefixEnd(filter.action))
+  } else if (filter.action !== undefined) {
+    query = query.where('action', '=', filter.action)
+  }
+  if (filter.from !== undefined) query = query.where('at', '>=', filter.from)
+  if (filter.to !== undefined) query = query.where('at', '<=', filter.to)
+  return query
+}
+
+/** A page newest first (ties in time by id), and the total. */
+export async function listAudit(db: Executor, filter: AuditFilter, limit: number, offset: number) {
+  const [rows, total] = await Promise.all([
+    filtered(db, filter).selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),
+    filtered(db, filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ])
+  return { rows, total: Number(total.n) }
+}
+
+export function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
+  return {
+    id: row.id,
+    at: row.at,
+    actor_id: row.actor_id,
+    action: row.action,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    detail: JSON.parse(row.detail) as AuditEntry['detail'],
+  }
+}
+
+/** Retention (AUDIT_RETENTION_DAYS): entries older than `before` go; one range of the (at, id) index. */
+export async function purgeAudit(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('audit_log').where('at', '<', before).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

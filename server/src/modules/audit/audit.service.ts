@@ -1,0 +1,17 @@
+import type { AuditEntry, AuditListQuery } from '@stake/contract'
+import type { AppContext } from '../../context.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { parseRange, visibleEntry } from './audit.policy.ts'
+import * as repo from './audit.repository.ts'
+
+/** Reading the audit log (contract §13); writing is `audit()` in each change's transaction. */
+export class AuditService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(actor: Actor, query: AuditListQuery): Promise<{ rows: AuditEntry[]; total: number }> {
+    const { from, to } = parseRange(query, this.ctx.config.stakeTimezone)
+    const filter = { actorId: query.actor_id, action: query.action, from, to }
+    const page = await repo.listAudit(this.ctx.db, filter, query.limit ?? 50, query.offset ?? 0)
+    return { rows: page.rows.map((row) => visibleEntry(repo.toAuditEntry(row), actor.permissions)), total: page.total }
+  }
+}

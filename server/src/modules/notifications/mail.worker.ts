@@ -1,0 +1,178 @@
+import { Worker } from 'node:worker_threads'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.ts'
+import { addSeconds } from '../../clock.ts'
+import type { Config } from '../../config.ts'
+import type { Dialect } from '../../db/database.ts'
+import type { DB } from '../../db/schema.ts'
+import { retrying } from '../../db/transaction.ts'
+import { nextAttemptAt } from '../../delivery/schedule.ts'
+import { claimDue, markFailed, markSent, type OutboxRow } from './outbox.repository.ts'
+
+/** What one message needs to go out; nodemailer over SMTP_URL in the server, anything in a test. */
+export type SendMail = (message: {
+  from: string
+  to: string
+  subject: string
+  text: string
+  html: string
+}) => Promise<unknown>
+
+export interface MailDeps {
+  db: Kysely<DB>
+  dialect: Dialect
+  clock: Clock
+  config: Pick<Config, 'smtpUrl' | 'mailFrom'>
+  send: SendMail
+}
+
+/** Messages claimed per round, sent side by side over the pooled connections. */
+const BATCH = 50
+/** How long a claim holds: far longer than a batch may take to send (each wait is bounded by the SMTP timeouts below). */
+const LEASE_SECONDS = 600
+const SMTP_TIMEOUT_MS = 30_000
+
+/**
+ * nodemailer over SMTP_URL on a worker thread (mail.thread.ts): pooled
+ * connections, every wait bounded, and the CPU of building and sending
+ * messages kept off the thread that answers requests.
+ */
+export function smtpSender(config: Pick<Config, 'smtpUrl'>): { send: SendMail; close(): Promise<void> } {
+  if (!config.smtpUrl) throw new Error('smtpSender needs SMTP_URL')
+  // The server runs its TypeScript through tsx, whose loader a new thread must register for itself.
+  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./mail.thread.ts', import.meta.url).href)}) })`
+  const thread = new Worker(boot, {
+    eval: true,
+    workerData: { smtpUrl: config.smtpUrl, timeoutMs: SMTP_TIMEOUT_MS },
+  })
+  thread.unref()
+  let nextId = 0
+  const waiting = new Map<number, { resolve(): void; reject(error: unknown): void }>()
+  thread.on('message', (answer: { id: number; ok: boolean; error?: object }) => {
+    const job = waiting.get(answer.id)
+    waiting.delete(answer.id)
+    if (answer.ok) job?.resolve()
+    else job?.reject(Object.assign(new Error('SMTP delivery failed'), answer.error))
+  })
+  let stopped: unknown = null
+  const failAll = (error: unknown) => {
+    stopped ??= error
+    for (const job of waiting.values()) job.reject(error)
+    waiting.clear()
+  }
+  thread.on('error', failAll)
+  thread.on('exit', () => failAll(new Error('the mail thread stopped')))
+  return {
+    send: (message) =>
+      new Promise<void>((resolve, reject) => {
+        if (stopped) return reject(stopped)
+        const id = ++nextId
+        waiting.set(id, { resolve, reject })
+        thread.postMessage({ id, message })
+      }),
+    async close() {
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()))
+      thread.postMessage({ id: 0, close: true })
+      // A thread that does not end by itself (a hung SMTP connection) is stopped.
+      const timer = setTimeout(() => void thread.terminate(), 5000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+const describe = (error: unknown): string => {
+  const e = error as { responseCode?: number; response?: string; code?: string; message?: string }
+  return e.response ?? (e.responseCode ? `SMTP ${e.responseCode}` : (e.code ?? e.message ?? String(error)))
+}
+
+/** One message: sent, or back to pending at the next time of the schedule, or failed after the last attempt. */
+async function deliverOne(deps: MailDeps, row: OutboxRow, leaseUntil: string): Promise<'sent' | 'retry' | 'failed'> {
+  try {
+    await deps.send({
+      from: deps.config.mailFrom,
+      to: row.to_address,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+    })
+  } catch (error) {
+    const created = new Date(row.created_at)
+    const next = nextAttemptAt(created, row.attempts + 1)
+    // An attempt that ran late (the worker was down) keeps at least the schedule's gap
+    // before the next one, so the attempts are not spent all at once.
+    const gap = next === null ? 0 : next.getTime() - nextAttemptAt(created, row.attempts)!.getTime()
+    const nextIso =
+      next === null ? null : new Date(Math.max(next.getTime(), deps.clock.now().getTime() + gap)).toISOString()
+    await retrying(() => markFailed(deps.db, row.id, leaseUntil, describe(error), nextIso))
+    return next === null ? 'failed' : 'retry'
+  }
+  await retrying(() => markSent(deps.db, row.id, leaseUntil, deps.clock.iso()))
+  return 'sent'
+}
+
+export interface DeliveryRound {
+  sent: number
+  retry: number
+  failed: number
+}
+
+/**
+ * Delivers every message due now, round after round until none is left:
+ * each round claims a batch (outbox.repository `claimDue`: one worker per
+ * message, whatever the number of instances) and sends it.
+ */
+export async function deliverDue(deps: MailDeps): Promise<DeliveryRound> {
+  const total: DeliveryRound = { sent: 0, retry: 0, failed: 0 }
+  for (;;) {
+    const now = deps.clock.now()
+    const leaseUntil = addSeconds(now, LEASE_SECONDS).toISOString()
+    const rows = await retrying(() => claimDue(deps.db, deps.dialect, now.toISOString(), leaseUntil, BATCH))
+    if (rows.length === 0) return total
+    const outcomes = await Promise.all(rows.map((row) => deliverOne(deps, row, leaseUntil)))
+    for (const outcome of outcomes) total[outcome]++
+  }
+}
+
+/** How often the worker looks for due mail. */
+export const MAIL_POLL_MS = 1000
+
+/**
+ * The mail worker of the server process: main.ts starts it after listen and
+ * stops it on shutdown (like housekeeping); buildApp never does, so tests get
+ * no timers. Without SMTP_URL it does nothing. A failed round is logged and
+ * the next one tries again.
+ */
+export function mailWorker(
+  deps: Omit<MailDeps, 'send' | 'config'> & { config: Config; log: FastifyBaseLogger; pollMs?: number },
+) {
+  let timer: NodeJS.Timeout | undefined
+  let stopped = false
+  let running: Promise<void> = Promise.resolve()
+  const sender = deps.config.smtpUrl ? smtpSender(deps.config) : null
+  const round = () => {
+    if (!sender || stopped) return
+    running = deliverDue({ ...deps, send: sender.send }).then(
+      (done) => {
+        if (done.sent + done.retry + done.failed > 0) deps.log.info({ mail: done }, 'mail: delivery round')
+      },
+      (error: unknown) => deps.log.error({ err: error }, 'mail delivery failed'),
+    )
+    void running.finally(() => {
+      if (!stopped) timer = setTimeout(round, deps.pollMs ?? MAIL_POLL_MS).unref()
+    })
+  }
+  return {
+    start() {
+      round()
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await running
+      await sender?.close()
+    },
+  }
+}

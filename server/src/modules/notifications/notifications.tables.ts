@@ -1,0 +1,73 @@
+import type { Generated } from 'kysely'
+import type { EmailPreference, NotificationKind } from '@stake/contract'
+
+/** Table types of notifications, mail and reminders (migration 20261125001000_notifications). */
+export interface NotificationsTable {
+  id: Generated<number>
+  user_id: number
+  kind: NotificationKind
+  proposal_id: number | null
+  /** In the recipient's language, written once. */
+  text: string
+  created_at: string
+  read_at: string | null
+  /** null: no mail; `digest`: waits for the daily digest; `digested`: in a digest (or dropped there). */
+  mail: 'digest' | 'digested' | null
+}
+
+export interface NotificationPreferencesTable {
+  user_id: number
+  email: EmailPreference
+  updated_at: string
+}
+
+export type OutboxRowStatus = 'pending' | 'sending' | 'sent' | 'failed'
+
+export interface MailOutboxTable {
+  id: Generated<number>
+  user_id: number | null
+  to_address: string
+  /** The notification kind, or `digest`. */
+  kind: string
+  subject: string
+  text_body: string
+  html_body: string
+  status: Generated<OutboxRowStatus>
+  attempts: Generated<number>
+  next_attempt_at: string
+  /** While `sending`: the claim's lease; past it, another worker may claim the row again. */
+  claimed_until: string | null
+  last_error: string | null
+  created_at: string
+  sent_at: string | null
+}
+
+export interface ProposalRemindersTable {
+  proposal_id: number
+  last_manual_at: string
+}
+
+export interface AutoRemindersTable {
+  proposal_id: number
+  user_id: number
+  stage_changed_at: string
+  created_at: string
+}
+
+export interface DailyRunsTable {
+  /** YYYY-MM-DD in the stake's time zone. */
+  day: string
+  started_at: string
+  finished_at: string | null
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    notifications: NotificationsTable
+    notification_preferences: NotificationPreferencesTable
+    mail_outbox: MailOutboxTable
+    proposal_reminders: ProposalRemindersTable
+    auto_reminders: AutoRemindersTable
+    daily_runs: DailyRunsTable
+  }
+}

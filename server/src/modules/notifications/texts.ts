@@ -1,0 +1,128 @@
+import i18next, { type TFunction } from 'i18next'
+import type { NotificationKind, Stage } from '@stake/contract'
+
+/**
+ * What the server writes to people (contract §11, §13): inbox texts and
+ * mail, in the recipient's language (`users.language`), English by default.
+ * Texts name the proposal, so they are only ever written for someone who may
+ * see it (S9); subjects never do (the outbox list shows them to
+ * administrators).
+ */
+const resources = {
+  en: {
+    translation: {
+      stage: {
+        sp_approval: 'stake presidency approval',
+        hc_approval: 'high council approval',
+        interview: 'interview',
+        sustain: 'sustaining',
+        set_apart: 'setting apart',
+        record: 'recording',
+        done: 'done',
+        declined: 'declined',
+      },
+      text: {
+        vote_needed: 'Your vote is needed: {{name}} as {{calling}} ({{stage}}).',
+        interview_assigned: 'You are asked to interview {{name}} about {{calling}}.',
+        stage_changed: '{{name}} as {{calling}} moved to {{stage}}.',
+        declined: '{{name}} as {{calling}} was declined.',
+        comment: '{{author}} commented on {{name}} as {{calling}}.',
+        reminder: 'Reminder: your vote is still needed on {{name}} as {{calling}} ({{stage}}).',
+      },
+      subject: {
+        vote_needed: 'A proposal awaits your vote',
+        interview_assigned: 'An interview is assigned to you',
+        stage_changed: 'A proposal moved on',
+        declined: 'A proposal was declined',
+        comment: 'A new comment on a proposal',
+        reminder: 'Reminder: a proposal awaits your vote',
+        digest: 'Your daily summary: {{count}} notification(s)',
+      },
+      mail: {
+        greeting: 'Hello {{name}},',
+        open: 'Open the proposal',
+        digestIntro: 'Here is what happened since your last summary:',
+        footer: 'You receive this because of your email preference in your profile.',
+      },
+    },
+  },
+  es: {
+    translation: {
+      stage: {
+        sp_approval: 'aprobación de la presidencia de estaca',
+        hc_approval: 'aprobación del sumo consejo',
+        interview: 'entrevista',
+        sustain: 'sostenimiento',
+        set_apart: 'apartamiento',
+        record: 'registro',
+        done: 'terminada',
+        declined: 'rechazada',
+      },
+      text: {
+        vote_needed: 'Se necesita su voto: {{name}} como {{calling}} ({{stage}}).',
+        interview_assigned: 'Se le pide entrevistar a {{name}} sobre {{calling}}.',
+        stage_changed: '{{name}} como {{calling}} pasó a {{stage}}.',
+        declined: '{{name}} como {{calling}} fue rechazada.',
+        comment: '{{author}} comentó sobre {{name}} como {{calling}}.',
+        reminder: 'Recordatorio: todavía se necesita su voto sobre {{name}} como {{calling}} ({{stage}}).',
+      },
+      subject: {
+        vote_needed: 'Una propuesta espera su voto',
+        interview_assigned: 'Se le asignó una entrevista',
+        stage_changed: 'Una propuesta avanzó',
+        declined: 'Una propuesta fue rechazada',
+        comment: 'Un nuevo comentario en una propuesta',
+        reminder: 'Recordatorio: una propuesta espera su voto',
+        digest: 'Su resumen diario: {{count}} notificación(es)',
+      },
+      mail: {
+        greeting: 'Hola {{name}}:',
+        open: 'Abrir la propuesta',
+        digestIntro: 'Esto es lo que pasó desde su último resumen:',
+        footer: 'Recibe este mensaje por la preferencia de correo de su perfil.',
+      },
+    },
+  },
+} as const
+
+export type Language = keyof typeof resources
+
+const instance = i18next.createInstance()
+void instance.init({
+  resources,
+  lng: 'en',
+  fallbackLng: 'en',
+  initAsync: false,
+  // Texts go into plain text and are escaped for HTML where they are put into it.
+  interpolation: { escapeValue: false },
+})
+
+export const languageOf = (value: string | null | undefined): Language => (value === 'es' ? 'es' : 'en')
+
+export function translator(language: string | null | undefined): TFunction {
+  return instance.getFixedT(languageOf(language))
+}
+
+export interface ProposalFactsForText {
+  fname: string
+  lname: string
+  proposed_calling: string
+  stage: Stage
+}
+
+/** The inbox text of one notification, in the recipient's language. */
+export function notificationText(
+  language: string,
+  kind: NotificationKind,
+  proposal: ProposalFactsForText,
+  author: string | null,
+  stage: Stage = proposal.stage,
+): string {
+  const t = translator(language)
+  return t(`text.${kind}`, {
+    name: `${proposal.fname} ${proposal.lname}`,
+    calling: proposal.proposed_calling,
+    stage: t(`stage.${stage}`),
+    author: author ?? '',
+  })
+}
