@@ -26,6 +26,10 @@ export interface Config {
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
   publicUrl: string | null
+  /** Webhooks may post to loopback, private and other non-public addresses (contract §11); off by default. */
+  webhookAllowPrivate: boolean
+  /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
+  webhookTimeoutMs: number
   /** Mail (contract §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
   smtpUrl: string | null
   /** The From address of the mail. */
@@ -218,6 +222,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 730, 1, 36500),
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, adminEmail),
     remindAfterHours: int(env, 'REMIND_AFTER_HOURS', 72, 1, 24 * 365),

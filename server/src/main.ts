@@ -7,6 +7,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { housekeeping } from './modules/ops/housekeeping.ts'
+import { WebhookWorker } from './modules/webhooks/webhooks.worker.ts'
 import { dailyJobs } from './modules/notifications/daily.ts'
 import { mailWorker } from './modules/notifications/mail.worker.ts'
 import { startupBanner, startupTasks } from './startup.ts'
@@ -55,13 +56,15 @@ async function main(): Promise<void> {
   const jobs = { db: database.db, dialect: database.dialect, clock: systemClock, config, log: app.log }
   const mail = mailWorker(jobs)
   const daily = dailyJobs(jobs)
-  app.addHook('onClose', () => Promise.all([mail.stop(), daily.stop()]).then(() => undefined))
+  const webhooks = new WebhookWorker(jobs)
+  app.addHook('onClose', () => Promise.all([mail.stop(), daily.stop(), webhooks.stop()]).then(() => undefined))
   installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
   purging.start()
   mail.start()
   daily.start()
+  webhooks.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   console.log(startupBanner(`http://${shown}:${config.port}/`, firstRun))
 }

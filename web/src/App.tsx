@@ -23,6 +23,7 @@ const pages = {
   calling: () => import('./pages/callings/CallingPage'),
   users: () => import('./pages/users/UsersPage'),
   wards: () => import('./pages/wards/WardsPage'),
+  webhooks: () => import('./pages/webhooks/WebhooksPage'),
   profile: () => import('./pages/profile/ProfilePage'),
   public: () => import('./pages/public/PublicPage'),
   inbox: () => import('./pages/notifications/InboxPage'),
@@ -49,6 +50,7 @@ const CallingsPage = lazyPage(pages.callings)
 const CallingPage = lazyPage(pages.calling)
 const UsersPage = lazyPage(pages.users)
 const WardsPage = lazyPage(pages.wards)
+const WebhooksPage = lazyPage(pages.webhooks)
 const ProfilePage = lazyPage(pages.profile)
 const PublicPage = lazyPage(pages.public)
 const ChangePasswordPage = lazyPage(pages.changePassword)
@@ -227,6 +229,16 @@ export function App() {
           <RequireAuth>
             <Page>
               <WardsPage />
+            </Page>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path={ROUTES.webhooks}
+        element={
+          <RequireAuth perm="proposals.manage">
+            <Page>
+              <WebhooksPage />
             </Page>
           </RequireAuth>
         }

@@ -14,6 +14,7 @@ export const ROUTES = {
   users: '/manage/users',
   wards: '/manage/wards',
   audit: '/manage/audit',
+  webhooks: '/manage/webhooks',
   profile: '/profile',
   inbox: '/inbox',
   sustainings: '/sustaining',

@@ -12,6 +12,7 @@ import speakingRoutes from './speaking/speaking.routes.ts'
 import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustainings.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
+import webhooksRoutes from './webhooks/webhooks.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -31,6 +32,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/sustainings', routes: sustainingsRoutes },
   { prefix: '/client-errors', routes: clientErrorsRoutes },
   { prefix: '/actions', routes: actionsRoutes },
+  { prefix: '/webhooks', routes: webhooksRoutes },
   { prefix: '', routes: notificationsRoutes },
   { prefix: '/audit', routes: auditRoutes },
 ]
@@ -46,6 +48,7 @@ export const API_SEGMENTS = new Set([
   'client-errors',
   'wards',
   'actions',
+  'webhooks',
   'notifications',
   'outbox',
   'audit',

@@ -42,6 +42,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
     { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
+    { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
   ]
 
   return (

@@ -8,6 +8,7 @@ import { loadViewer, proposalNotFound, visibleProposal } from './proposals.acces
 import { canDeleteComment, canEditComment, type Viewer } from './proposals.policy.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 import { Notifier } from '../notifications/notify.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const commentNotFound = () => notFound('Comment')
 
@@ -46,6 +47,7 @@ export class CommentsService {
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const inserted = await repo.insertComment(trx, comment, now)
         await this.notify.commented(trx, proposalId, actor.id, now)
+        await enqueueWebhooks(trx, 'comment', proposalId, now)
         return inserted
       })
       return (await repo.findComment(this.ctx.db, proposalId, id))!

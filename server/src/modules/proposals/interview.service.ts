@@ -10,6 +10,7 @@ import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { Notifier } from '../notifications/notify.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -58,6 +59,7 @@ export class InterviewService {
         now,
       )
       await this.notify.interviewAssigned(trx, id, interviewerId, actor.id, now)
+      await enqueueWebhooks(trx, 'interview_assigned', id, now)
       return repo.toInterview(row)
     })
   }

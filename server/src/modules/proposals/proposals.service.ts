@@ -31,6 +31,7 @@ import { fieldChanges } from '../audit/audit.facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { checkArchiveDates } from '../sustainings/archive.input.ts'
 import { checkLinks } from '../sustainings/links.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -111,6 +112,7 @@ export class ProposalsService {
         await this.notify.created(trx, id, actor.id, now)
         const facts = { ...factsOf(fields), is_release: isRelease, stage }
         await audit(trx, { by: actor.id, at: now }, 'proposal.create', proposalTarget(id), facts)
+        await enqueueWebhooks(trx, 'proposal_created', id, now)
         return id
       })
       return await proposalView(this.ctx.db, viewer, id)

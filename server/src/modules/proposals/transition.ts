@@ -6,6 +6,7 @@ import { interviewEffect } from './proposals.policy.ts'
 import { moveStage } from './proposals.repository.ts'
 import { audit } from '../audit/audit.repository.ts'
 import { proposalFacts, proposalTarget } from './proposals.audit.ts'
+import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 export interface Transition {
   proposalId: number
@@ -43,5 +44,6 @@ export async function transition(trx: Executor, move: Transition): Promise<boole
   const effect = interviewEffect(move.from, move.to, move.isRelease)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)
+  await enqueueWebhooks(trx, move.to === 'declined' ? 'declined' : 'stage_changed', move.proposalId, move.at)
   return true
 }

@@ -1,0 +1,52 @@
+import type { Generated, SqlBool } from 'kysely'
+import type { Stage, WebhookDeliveryStatus, WebhookFormat } from '@stake/contract'
+
+/** Table types of the webhooks (migration 20261125002000_webhooks). */
+export interface WebhooksTable {
+  id: Generated<number>
+  url: string
+  format: WebhookFormat
+  include_names: SqlBool
+  /** The signing secret as issued (docs/SECURITY.md "Webhook secrets"); never in a response but the 201. */
+  secret: string
+  created_by: number | null
+  created_at: string
+  updated_at: string
+}
+
+export interface WebhookEventsTable {
+  webhook_id: number
+  event: string
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>
+  webhook_id: number
+  event: string
+  /** When the event happened. */
+  at: string
+  proposal_id: number | null
+  proposed_calling: string | null
+  ward_id: number | null
+  ward_name: string | null
+  stage: Stage | null
+  /** Only for webhooks with include_names at the time of the event (cleared when it is turned off). */
+  fname: string | null
+  lname: string | null
+  status: WebhookDeliveryStatus
+  attempts: Generated<number>
+  /** When a worker may claim it next; null once delivered or failed. */
+  next_attempt_at: string | null
+  last_status_code: number | null
+  last_error: string | null
+  created_at: string
+  delivered_at: string | null
+}
+
+declare module '../../db/schema.ts' {
+  interface DB {
+    webhooks: WebhooksTable
+    webhook_events: WebhookEventsTable
+    webhook_deliveries: WebhookDeliveriesTable
+  }
+}

@@ -1,0 +1,163 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.ts'
+import type { Config } from '../../config.ts'
+import type { Dialect } from '../../db/database.ts'
+import type { DB } from '../../db/schema.ts'
+import { retrying } from '../../db/transaction.ts'
+import { nextAttemptAt } from '../../delivery/schedule.ts'
+import { deliveryHeaders, renderBody, type DeliveryFacts } from './payload.ts'
+import { postWebhook, type PostResult } from './sender.ts'
+import * as repo from './webhooks.repository.ts'
+
+export interface WorkerDeps {
+  db: Kysely<DB>
+  dialect: Dialect
+  clock: Clock
+  config: Pick<Config, 'publicUrl' | 'webhookAllowPrivate' | 'webhookTimeoutMs'>
+  log?: FastifyBaseLogger
+}
+
+/** Deliveries claimed (and posted concurrently) at a time. */
+const BATCH = 20
+/** Batches per run, so a stop() is never kept waiting behind an endless backlog. */
+const MAX_BATCHES = 50
+/** How often the server's worker looks for due deliveries. */
+export const WEBHOOK_POLL_MS = 2000
+/** Delivered and failed deliveries stay in the log this long. */
+export const DELIVERY_LOG_DAYS = 30
+const PURGE_EVERY_MS = 60 * 60 * 1000
+
+function factsOf(row: repo.DeliveryRow): DeliveryFacts {
+  return {
+    event: row.event,
+    at: row.at,
+    proposal:
+      row.proposal_id === null || row.stage === null
+        ? null
+        : {
+            id: row.proposal_id,
+            proposed_calling: row.proposed_calling ?? '',
+            ward_id: row.ward_id ?? 0,
+            ward_name: row.ward_name,
+            stage: row.stage,
+          },
+    names: row.fname !== null && row.lname !== null ? { fname: row.fname, lname: row.lname } : null,
+  }
+}
+
+/**
+ * Posts webhook deliveries: claims due rows (repo.claimDue: exactly one
+ * worker per attempt, however many instances run), posts each with a
+ * timeout, and records the outcome: delivered on a 2xx answer, otherwise the
+ * next try on the shared schedule (delivery/schedule.ts) or failed when none
+ * is left. Nothing here runs inside a request's transaction.
+ */
+export class WebhookWorker {
+  constructor(private readonly deps: WorkerDeps) {}
+
+  /** Claims and posts the due deliveries until none is due; returns how many attempts were made. */
+  async runOnce(): Promise<number> {
+    let made = 0
+    if (!(await repo.anyDue(this.deps.db, this.deps.clock.iso()))) return made
+    for (let batch = 0; batch < MAX_BATCHES; batch++) {
+      const claimed = await this.claim(BATCH)
+      if (claimed.length === 0) break
+      // Webhooks in parallel; each webhook's deliveries one after another, oldest first,
+      // so a channel reads "submitted" before "moved" (retries may still come later).
+      const byWebhook = new Map<number, repo.DeliveryRow[]>()
+      const ordered = [...claimed].sort((a, b) => a.id - b.id)
+      for (const row of ordered) byWebhook.set(row.webhook_id, [...(byWebhook.get(row.webhook_id) ?? []), row])
+      await Promise.all(
+        [...byWebhook.values()].map(async (rows) => {
+          for (const row of rows) await this.attempt(row)
+        }),
+      )
+      made += claimed.length
+    }
+    return made
+  }
+
+  /** Forgets delivered and failed deliveries older than DELIVERY_LOG_DAYS; returns how many. */
+  purgeLog(): Promise<number> {
+    const before = new Date(this.deps.clock.now().getTime() - DELIVERY_LOG_DAYS * 24 * 3600 * 1000).toISOString()
+    return retrying(() => repo.purgeFinished(this.deps.db, before))
+  }
+
+  /** Claims one delivery now, if it is still due, and posts it (POST /webhooks/{id}/test). */
+  async runOne(id: number): Promise<void> {
+    const [row] = await this.claim(1, id)
+    if (row) await this.attempt(row)
+  }
+
+  private claim(limit: number, onlyId?: number): Promise<repo.DeliveryRow[]> {
+    const now = this.deps.clock.now()
+    // The lease outlasts a whole attempt; a worker that dies mid-post leaves the row to another after it.
+    const leaseUntil = new Date(now.getTime() + this.deps.config.webhookTimeoutMs + 30_000).toISOString()
+    return retrying(() => repo.claimDue(this.deps.db, this.deps.dialect, now.toISOString(), leaseUntil, limit, onlyId))
+  }
+
+  private async attempt(row: repo.DeliveryRow): Promise<void> {
+    const { db, config, clock } = this.deps
+    const webhook = await repo.findWebhook(db, row.webhook_id)
+    if (!webhook) return // deleted meanwhile: its deliveries went with it
+    const body = renderBody(webhook.format, factsOf(row), config.publicUrl)
+    const headers = deliveryHeaders(webhook.secret, row.event, row.id, clock.now(), body)
+    let result: PostResult
+    try {
+      result = await postWebhook(webhook.url, body, headers, {
+        timeoutMs: config.webhookTimeoutMs,
+        allowPrivate: config.webhookAllowPrivate,
+      })
+    } catch (error) {
+      result = { statusCode: null, error: error instanceof Error ? error.message : 'Delivery failed' }
+    }
+    const now = clock.now()
+    const delivered = result.error === null
+    const next = delivered ? null : nextAttemptAt(new Date(row.created_at), row.attempts)
+    await retrying(() =>
+      repo.recordAttempt(db, row, {
+        status: delivered ? 'delivered' : next ? 'pending' : 'failed',
+        // A retry is never due before now (its schedule slot may have passed while the worker was away).
+        nextAttemptAt: next ? new Date(Math.max(next.getTime(), now.getTime())).toISOString() : null,
+        statusCode: result.statusCode,
+        error: result.error,
+        deliveredAt: delivered ? now.toISOString() : null,
+      }),
+    )
+    // Only ids and outcomes: the URL may itself be a credential (Slack, Discord) and the secret never leaves the row.
+    this.deps.log?.info(
+      { webhook_id: row.webhook_id, delivery_id: row.id, attempt: row.attempts, status: result.statusCode, delivered },
+      'webhook delivery attempt',
+    )
+  }
+
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<unknown> = Promise.resolve()
+  private stopped = false
+  private purgedAt = 0
+
+  /** The server's worker: main.ts starts it after listen and stops it on close; tests call runOnce(). */
+  start(intervalMs = WEBHOOK_POLL_MS): void {
+    this.stopped = false
+    const tick = () => {
+      const purge = Date.now() - this.purgedAt >= PURGE_EVERY_MS
+      if (purge) this.purgedAt = Date.now()
+      this.running = (purge ? this.purgeLog().then(() => this.runOnce()) : this.runOnce())
+        .catch((error: unknown) => this.deps.log?.error({ err: error }, 'webhook worker failed'))
+        .finally(() => {
+          if (!this.stopped) {
+            this.timer = setTimeout(tick, intervalMs)
+            this.timer.unref()
+          }
+        })
+    }
+    tick()
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    clearTimeout(this.timer)
+    await this.running // a run in progress finishes (each post is bounded by its timeout)
+  }
+}

@@ -1,0 +1,119 @@
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { DELIVERIES_PAGE, useWebhookDeliveries, type Webhook, type WebhookDelivery } from '../../api/webhooks'
+import { Dialog } from '../../components/Dialog'
+import { Empty, ErrorMessage, Loading } from '../../components/ui'
+
+/** A delivery's state in plain words. */
+function statusKey(d: WebhookDelivery): string {
+  if (d.status === 'delivered') return 'status.delivered'
+  if (d.status === 'failed') return 'status.failed'
+  return d.attempts === 0 ? 'status.waiting' : 'status.retrying'
+}
+
+/** The delivery log of one webhook, newest first, a page at a time. */
+export function DeliveriesDialog({
+  webhook,
+  label,
+  onClose,
+}: {
+  webhook: Webhook | null
+  label: string
+  onClose(): void
+}) {
+  const { t, i18n } = useTranslation('webhooks')
+  const [page, setPage] = useState(0)
+  const deliveries = useWebhookDeliveries(webhook?.id ?? null, page)
+  const when = (iso: string | null) =>
+    iso
+      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso))
+      : t('deliveries.none')
+  const pages = Math.max(1, Math.ceil((deliveries.data?.total ?? 0) / DELIVERIES_PAGE))
+  const answer = (d: WebhookDelivery) =>
+    d.last_status_code !== null
+      ? t('deliveries.httpStatus', { code: d.last_status_code })
+      : (d.last_error ?? t('deliveries.none'))
+
+  return (
+    <Dialog
+      open={webhook !== null}
+      onOpenChange={(o) => {
+        if (!o) {
+          setPage(0)
+          onClose()
+        }
+      }}
+      title={t('deliveries.title', { url: label })}
+      wide
+    >
+      <div className="stack">
+        <div className="button-row">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={deliveries.isFetching}
+            onClick={() => void deliveries.refetch()}
+          >
+            {t('deliveries.refresh')}
+          </button>
+        </div>
+        {deliveries.isLoading && <Loading />}
+        <ErrorMessage error={deliveries.error} />
+        {deliveries.data && deliveries.data.items.length === 0 && <Empty>{t('deliveries.empty')}</Empty>}
+        {deliveries.data && deliveries.data.items.length > 0 && (
+          <div className="table-scroll table-scroll-cards">
+            <table className="table table-cards" data-testid="deliveries">
+              <thead>
+                <tr>
+                  <th scope="col">{t('deliveries.event')}</th>
+                  <th scope="col">{t('deliveries.status')}</th>
+                  <th scope="col">{t('deliveries.attempts')}</th>
+                  <th scope="col">{t('deliveries.answer')}</th>
+                  <th scope="col">{t('deliveries.created')}</th>
+                  <th scope="col">{t('deliveries.delivered')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {deliveries.data.items.map((d) => (
+                  <tr key={d.id} data-testid="delivery-row">
+                    <td className="cell-title">{t(`events.${d.event}`, { defaultValue: d.event })}</td>
+                    <td data-label={t('deliveries.status')}>{t(statusKey(d))}</td>
+                    <td data-label={t('deliveries.attempts')}>{d.attempts}</td>
+                    <td data-label={t('deliveries.answer')} style={{ overflowWrap: 'anywhere' }}>
+                      {answer(d)}
+                    </td>
+                    <td data-label={t('deliveries.created')}>{when(d.created_at)}</td>
+                    <td data-label={t('deliveries.delivered')}>{when(d.delivered_at)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {pages > 1 && (
+          <nav className="pagination" aria-label={t('deliveries.page', { page: page + 1, pages })}>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={page === 0}
+              onClick={() => setPage(page - 1)}
+            >
+              ← {t('deliveries.previous')}
+            </button>
+            <span className="small" aria-current="page">
+              {t('deliveries.page', { page: page + 1, pages })}
+            </span>
+            <button
+              type="button"
+              className="button button-small"
+              disabled={page + 1 >= pages}
+              onClick={() => setPage(page + 1)}
+            >
+              {t('deliveries.next')} →
+            </button>
+          </nav>
+        )}
+      </div>
+    </Dialog>
+  )
+}
