@@ -117,6 +117,11 @@ for (const size of SIZES) {
       ['users', '/manage/users', 'Users'],
       ['wards', '/manage/wards', 'Wards'],
       ['profile', '/profile', /profile/i],
+      ['inbox', '/inbox', 'Notifications'],
+      ['sustainings', '/sustaining', 'Sustainings'],
+      ['archive', '/archive', 'Archive'],
+      ['webhooks', '/manage/webhooks', 'Webhooks'],
+      ['audit log', '/manage/audit', 'Audit log'],
     ]
     for (const [what, path, heading] of pages) {
       await page.goto(path)
