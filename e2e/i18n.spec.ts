@@ -225,7 +225,7 @@ for (const size of SIZES) {
 
         await page.goto('/public')
         await expect(page.getByRole('heading', { name: 'Nuestra estaca' })).toBeVisible()
-        await expectNoEnglish(page, ['common', 'public'], f.data)
+        await expectNoEnglish(page, ['common', 'public'], await wardsData(f))
 
         // Remembered after a reload.
         await page.goto('/manage/wards')
