@@ -1,6 +1,7 @@
+import type { TFunction } from 'i18next'
 import type { AuditEntry } from '../../api/audit'
 
-type Translate = (key: string, options?: Record<string, unknown>) => string
+type Translate = TFunction<'audit'>
 
 export interface Names {
   /** Everyone's name by user id (inactive users too). */
