@@ -111,15 +111,20 @@ export const TARGETS: Target[] = [
     check: (r) => atMost(r.big.login?.c1 ? r.big.login.c1.p50 / r.hashMs : undefined, 1.5, (v) => `${v.toFixed(2)}×`),
   },
   {
+    name: 'server RSS once ready',
+    limit: '≤ 80 MB',
+    check: (r) => atMost(r.idleMb, 80, (v) => `${v.toFixed(0)} MB`),
+  },
+  {
     name: 'server peak RSS under the load',
     limit: '≤ 150 MB',
     check: (r) => atMost(r.peakWithLoginMb ?? r.peakMb, 150, (v) => `${v.toFixed(0)} MB`),
   },
   {
     name: 'cold start on the big stake (median)',
-    limit: '≤ 1.5 s',
+    limit: '≤ 0.5 s',
     check: (r) =>
-      atMost(r.coldStartMs.length ? median(r.coldStartMs) : undefined, 1500, (v) => `${(v / 1000).toFixed(2)} s`),
+      atMost(r.coldStartMs.length ? median(r.coldStartMs) : undefined, 500, (v) => `${(v / 1000).toFixed(2)} s`),
   },
 ]
 

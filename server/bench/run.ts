@@ -15,7 +15,7 @@ import { measure, type Stats } from './load.ts'
 import { figures, targets, type DialectResult } from './report.ts'
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
 import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
-import { memoryOf, startServer, type Server } from './server-process.ts'
+import { buildServer, memoryOf, startServer, type Server } from './server-process.ts'
 import { DATA_DIR, clearSessions, ensureStake, postgresAnswers, stakeUrl, type Stake } from './stake-store.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
@@ -115,6 +115,7 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
 }
 
 async function main() {
+  buildServer()
   const dialects: Dialect[] = []
   if (WHICH !== 'postgres') dialects.push('sqlite')
   if (WHICH !== 'sqlite') {

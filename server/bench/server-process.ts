@@ -1,17 +1,28 @@
 // The service as a separate process, started the way an operator starts it
-// (`node --import tsx server/src/main.ts`), with production argon2 settings
+// (`npm start`: the compiled server/dist/main.js under plain node, built
+// first when its sources changed), with production argon2 settings
 // and LOG_LEVEL=warn (at info it writes a line per request to the pipe,
 // which would measure the pipe).
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { COMPILED } from '../src/test/process.ts'
 import { ADMIN_EMAIL } from './stake-data.ts'
 import { DATA_DIR } from './stake-store.ts'
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts')
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Compiles server/dist when its sources changed (what `npm start` does first). */
+export function buildServer(): void {
+  const built = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-if-changed.mjs'), 'server'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  })
+  if (built.status !== 0) throw new Error('could not compile the server')
+}
 
 export interface Server {
   baseUrl: string
@@ -48,7 +59,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const baseUrl = `http://127.0.0.1:${port}`
   fs.mkdirSync(DATA_DIR, { recursive: true })
   const started = performance.now()
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...COMPILED.args, COMPILED.main], {
     // Run from the cache directory so that no developer's .env is read.
     cwd: DATA_DIR,
     env: {

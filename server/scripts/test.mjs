@@ -45,6 +45,16 @@ async function postgresReachable(url) {
   }
 }
 
+// main.compiled.test.ts runs the production build: compile it first when its sources changed.
+const built = spawnSync(process.execPath, [path.join(root, '../scripts/build-if-changed.mjs'), 'server'], {
+  cwd: path.join(root, '..'),
+  stdio: 'inherit',
+})
+if (built.status !== 0) {
+  console.error('Could not compile the server (server/dist)')
+  process.exit(1)
+}
+
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
 let ok = run('SQLite', { TEST_DIALECT: 'sqlite' })
 

@@ -5,16 +5,19 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-/** Every `<yyyymmddhhmmss>_<name>.ts` file in db/migrations, in name order. */
+/**
+ * Every `<yyyymmddhhmmss>_<name>.ts` file in db/migrations, in name order
+ * (`.js` in the compiled server, server/dist).
+ */
 const provider: MigrationProvider = {
   async getMigrations() {
     const migrations: Record<string, Migration> = {}
     const files = fs
       .readdirSync(MIGRATIONS_DIR)
-      .filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f))
+      .filter((f) => /^\d{14}_[\w-]+\.[jt]s$/.test(f))
       .sort()
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)
+      migrations[file.replace(/\.[jt]s$/, '')] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, file)).href)
     }
     return migrations
   },

@@ -5,6 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.ts')
+/** The compiled server as `npm start` runs it: plain node, TypeScript refused outright. */
+export const COMPILED = {
+  args: ['--no-experimental-strip-types', '--conditions=stake-compiled'],
+  main: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js'),
+  cli: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js'),
+}
 
 /** A port free a moment ago (the kernel picks it). */
 export async function freePort(): Promise<number> {
@@ -25,10 +31,17 @@ export interface ServerProcess {
   kill(): Promise<void>
 }
 
-/** Runs the service as `npm start` does (main.ts under tsx) and waits until it listens (at most 60 s). */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Runs the service (main.ts under tsx, or with `compiled` the build in
+ * server/dist exactly as `npm start` runs it) and waits until it listens (at most 60 s).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  options: { compiled?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  const args = options.compiled ? [...COMPILED.args, COMPILED.main] : ['--import', 'tsx', main]
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -34,16 +34,25 @@ const LEASE_SECONDS = 600
 const SMTP_TIMEOUT_MS = 30_000
 
 /**
+ * The thread's entry: the compiled mail.thread.js in production; under tsx
+ * (development, tests) the new thread must register tsx's loader for itself.
+ */
+function threadBoot(): string {
+  const compiled = import.meta.url.endsWith('.js')
+  const thread = new URL(compiled ? './mail.thread.js' : './mail.thread.ts', import.meta.url).href
+  if (compiled) return `import(${JSON.stringify(thread)})`
+  return `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+    .then((tsx) => { tsx.register(); return import(${JSON.stringify(thread)}) })`
+}
+
+/**
  * nodemailer over SMTP_URL on a worker thread (mail.thread.ts): pooled
  * connections, every wait bounded, and the CPU of building and sending
  * messages kept off the thread that answers requests.
  */
 export function smtpSender(config: Pick<Config, 'smtpUrl'>): { send: SendMail; close(): Promise<void> } {
   if (!config.smtpUrl) throw new Error('smtpSender needs SMTP_URL')
-  // The server runs its TypeScript through tsx, whose loader a new thread must register for itself.
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./mail.thread.ts', import.meta.url).href)}) })`
-  const thread = new Worker(boot, {
+  const thread = new Worker(threadBoot(), {
     eval: true,
     workerData: { smtpUrl: config.smtpUrl, timeoutMs: SMTP_TIMEOUT_MS },
   })
