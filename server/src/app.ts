@@ -24,6 +24,7 @@ import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
+import metricsPlugin from './modules/ops/metrics.ts'
 
 export interface AppDeps {
   config: Config
@@ -146,6 +147,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
 
   await app.register(errorsPlugin)
   await app.register(lifecyclePlugin)
+  // Without a token there is no /metrics route: the path answers like any unknown one.
+  if (config.metricsToken) await app.register(metricsPlugin, { token: config.metricsToken, db })
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, auth: 'public' }
