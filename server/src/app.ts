@@ -24,6 +24,7 @@ import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
+import metricsPlugin from './modules/ops/metrics.ts'
 
 export interface AppDeps {
   config: Config
@@ -69,20 +70,27 @@ declare module 'fastify' {
 function documentErrors(route: RouteOptions): void {
   const schema = (route.schema ??= {})
   const response = (schema.response ??= {}) as Record<string, unknown>
-  const config = (route.config ?? {}) as { auth?: string; permission?: string }
+  const config = (route.config ?? {}) as { auth?: string; permission?: string; passwordChangeExempt?: boolean }
   const authenticated = config.permission !== undefined || (config.auth ?? 'user') !== 'public'
   if (schema.body || schema.querystring || schema.params) response[422] ??= ValidationErrorBody
+  // The security of each operation follows its `config.auth` (plugins/auth.ts): a
+  // public one says so with an empty list, so clients send no token.
+  ;(schema as Record<string, unknown>).security ??= !authenticated
+    ? []
+    : config.auth === 'optional'
+      ? [{}, { bearerAuth: [] }]
+      : [{ bearerAuth: [] }]
   if (authenticated) {
     response[401] ??= ErrorBody
     response[403] ??= ErrorBody
-    ;(schema as Record<string, unknown>).security ??=
-      config.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }]
+  } else if (!config.passwordChangeExempt) {
+    // A token sent to a public route is still checked for the password-change guard (S8).
+    response[403] ??= ErrorBody
   }
   if (schema.params) response[404] ??= ErrorBody
   // Any route may meet contention it could not retry away: 503 busy (db/transaction.ts).
   response[503] ??= ErrorBody
   response[500] ??= ErrorBody
-  response[503] ??= ErrorBody
 }
 
 function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
@@ -146,6 +154,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
 
   await app.register(errorsPlugin)
   await app.register(lifecyclePlugin)
+  // Without a token there is no /metrics route: the path answers like any unknown one.
+  if (config.metricsToken) await app.register(metricsPlugin, { token: config.metricsToken, db })
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, auth: 'public' }

@@ -81,6 +81,19 @@ describe('configuration from the environment', () => {
     }
   })
 
+  it('reads METRICS_TOKEN: unset means no /metrics; a short or spaced token is refused without echoing it', () => {
+    assert.equal(parseConfig({}).metricsToken, null)
+    assert.equal(parseConfig({ METRICS_TOKEN: '' }).metricsToken, null)
+    assert.equal(parseConfig({ METRICS_TOKEN: 'scrape-0123456789' }).metricsToken, 'scrape-0123456789')
+    for (const token of ['hunter2-short', 'hunter2 with spaces in it', 'hunter2-é-0123456789', 'hunter2'.repeat(40)]) {
+      assert.throws(
+        () => parseConfig({ METRICS_TOKEN: token }),
+        (e: Error) => e instanceof ConfigError && e.message.includes('METRICS_TOKEN') && !e.message.includes('hunter2'),
+        token,
+      )
+    }
+  })
+
   it('reads mail and the daily jobs (contract §11): off by default, SMTP_URL never echoed when refused', () => {
     const d = parseConfig({})
     assert.deepEqual([d.smtpUrl, d.mailFrom, d.remindAfterHours, d.dailyHour], [null, 'admin@example.com', 72, 7])

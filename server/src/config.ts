@@ -43,6 +43,8 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
   /** Where the built web client lives; null serves no client. */
   webDist: string | null
+  /** Bearer token a Prometheus scraper sends to GET /metrics; null = no /metrics route at all. */
+  metricsToken: string | null
   /** Every wait has a bound (README "Operations"). */
   timeouts: {
     /** PostgreSQL: waiting for a pooled or new connection. */
@@ -231,8 +233,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     timeouts: parseTimeouts(env),
   }
+}
+
+/**
+ * METRICS_TOKEN: sent as `Authorization: Bearer <token>`, so printable ASCII
+ * without spaces; at least 16 characters, so it cannot be guessed by trying.
+ */
+function metricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null
+  // Never echo the value: it is a credential.
+  if (!/^[\x21-\x7e]{16,256}$/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces')
+  }
+  return raw
 }
 
 /** MAIL_FROM: an address, optionally with a display name (`Stake <stake@example.org>`); default ADMIN_EMAIL. */

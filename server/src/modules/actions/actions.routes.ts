@@ -14,6 +14,7 @@ export default async function actionsRoutes(app: FastifyTypebox, ctx: AppContext
     '/',
     {
       schema: {
+        operationId: 'listActions',
         tags,
         summary:
           'What awaits the caller: votes, interviews and, for managers, interviewer assignments and steps; oldest first',

@@ -23,6 +23,7 @@ export default async function auditRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'users.manage' },
       schema: {
+        operationId: 'listAuditEntries',
         tags: ['audit'],
         summary: 'The audit log (users.manage)',
         description: DESCRIPTION,

@@ -54,6 +54,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         // Signing in ignores who the caller was: no password-change guard (S8) here.
         config: { auth: 'public', passwordChangeExempt: true },
         schema: {
+          operationId: 'login',
           tags: ['auth'],
           summary: 'Sign in with email and password (form-encoded)',
           consumes: ['application/x-www-form-urlencoded'],
@@ -96,9 +97,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       url: '/refresh',
       config: { auth: 'public', passwordChangeExempt: true },
       schema: {
+        operationId: method === 'GET' ? 'refreshAccessTokenGet' : 'refreshAccessToken',
         tags: ['auth'],
         summary: 'Exchange the refresh cookie for a new access token (rotates the cookie)',
-        response: { 200: TokenResponse },
+        response: { 200: TokenResponse, 401: ErrorBody },
       },
       handler: async (request, reply) => {
         try {
@@ -122,6 +124,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { passwordChangeExempt: true },
       schema: {
+        operationId: 'getMe',
         tags: ['auth'],
         summary: 'The current user, with callings and effective permissions',
         response: { 200: Me },
@@ -135,6 +138,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { passwordChangeExempt: true },
       schema: {
+        operationId: 'logout',
         tags: ['auth'],
         summary: 'End this session (or all sessions with ?all=true)',
         querystring: Type.Object({ all: Type.Optional(Type.Boolean()) }),
@@ -150,7 +154,14 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
 
   app.get(
     '/sessions',
-    { schema: { tags: ['auth'], summary: "The caller's active sessions", response: { 200: Type.Array(SessionInfo) } } },
+    {
+      schema: {
+        operationId: 'listSessions',
+        tags: ['auth'],
+        summary: "The caller's active sessions",
+        response: { 200: Type.Array(SessionInfo) },
+      },
+    },
     async (request) => service.listSessions(requireActor(request)),
   )
 
@@ -158,6 +169,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/sessions/:id',
     {
       schema: {
+        operationId: 'endSession',
         tags: ['auth'],
         summary: 'End one of the caller’s sessions',
         params: Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),

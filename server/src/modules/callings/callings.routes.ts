@@ -31,6 +31,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'createCalling',
         tags,
         summary: 'Create a calling (only with permissions you hold yourself)',
         body: CreateCallingBody,
@@ -45,6 +46,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { auth: 'optional' },
       schema: {
+        operationId: 'listCallings',
         tags,
         summary:
           'List callings; anonymous callers get public callings with holders as names only. Total in X-Total-Count',
@@ -60,6 +62,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { auth: 'optional' },
       schema: {
+        operationId: 'getCalling',
         tags,
         summary: 'Get a calling (a private calling is 404 for anonymous callers)',
         params: CallingParams,
@@ -74,6 +77,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'updateCalling',
         tags,
         summary: 'Update a user-made calling (system-defined: 403 system_defined; a filled slot above max_slots: 409)',
         params: CallingParams,
@@ -89,6 +93,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'deleteCalling',
         tags,
         summary: 'Delete a user-made calling with no filled slot',
         params: CallingParams,
@@ -105,6 +110,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     '/:calling_id/history',
     {
       schema: {
+        operationId: 'getCallingHistory',
         tags,
         summary: 'Who held which slot of the calling, from when to when (oldest first)',
         params: CallingParams,
@@ -119,6 +125,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { auth: 'optional' },
       schema: {
+        operationId: 'getCallingPermissions',
         tags,
         summary: 'Permissions the calling grants its holders',
         params: CallingParams,
@@ -133,6 +140,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'setCallingPermissions',
         tags,
         summary: 'Replace the grants of a user-made calling (only permissions you hold)',
         params: CallingParams,
@@ -148,7 +156,13 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     '/:calling_id/:slot_id',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Get a slot', params: SlotParams, response: { 200: CallingSlot } },
+      schema: {
+        operationId: 'getSlot',
+        tags,
+        summary: 'Get a slot',
+        params: SlotParams,
+        response: { 200: CallingSlot },
+      },
     },
     async (request) => slots.get(request.actor, request.params.calling_id, request.params.slot_id),
   )
@@ -158,6 +172,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'fillSlot',
         tags,
         summary: 'Fill an empty slot (filled: 409 slot_filled; you must hold every permission the calling grants)',
         params: SlotParams,
@@ -174,6 +189,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'callings.manage' },
       schema: {
+        operationId: 'releaseSlot',
         tags,
         summary: 'Release a slot (the holding is kept in the history)',
         params: SlotParams,

@@ -34,6 +34,7 @@ export default async function clientErrorsRoutes(app: FastifyTypebox, ctx: AppCo
       // must be valid, and a pending password change does not block a report.
       config: { auth: 'optional', passwordChangeExempt: true },
       schema: {
+        operationId: 'reportClientError',
         tags: ['client-errors'],
         summary: `Report a web-client error to the server log (${REPORTS_PER_MINUTE} a minute per user or address)`,
         body: ClientErrorBody,

@@ -27,6 +27,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     '/notifications',
     {
       schema: {
+        operationId: 'listNotifications',
         tags,
         summary: "The caller's notifications, newest first; X-Total-Count and X-Unread-Count",
         querystring: NotificationListQuery,
@@ -42,7 +43,14 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
 
   app.post(
     '/notifications/read-all',
-    { schema: { tags, summary: "Mark all the caller's notifications read", response: { 204: Type.Null() } } },
+    {
+      schema: {
+        operationId: 'markAllNotificationsRead',
+        tags,
+        summary: "Mark all the caller's notifications read",
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
       await service.readAll(requireActor(request))
       return reply.status(204).send(null)
@@ -53,6 +61,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     '/notifications/:notification_id/read',
     {
       schema: {
+        operationId: 'markNotificationRead',
         tags,
         summary: "Mark one of the caller's notifications read (another's is 404)",
         params: NotificationParams,
@@ -69,6 +78,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     '/notifications/preferences',
     {
       schema: {
+        operationId: 'getNotificationPreferences',
         tags,
         summary: "The caller's email preference (immediate until chosen)",
         response: { 200: NotificationPreferences },
@@ -81,6 +91,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     '/notifications/preferences',
     {
       schema: {
+        operationId: 'setNotificationPreferences',
         tags,
         summary: "Set the caller's email preference: off, immediate or a daily digest",
         body: NotificationPreferences,
@@ -95,6 +106,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     {
       config: { permission: 'users.manage' },
       schema: {
+        operationId: 'listOutbox',
         tags,
         summary: 'Queued mail, newest first (address, subject, delivery state; never the body); X-Total-Count',
         querystring: OutboxQuery,
@@ -109,6 +121,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
     {
       config: { permission: 'proposals.manage' },
       schema: {
+        operationId: 'remindVoters',
         tags: ['calling-kanban'],
         summary: 'Remind the voters of the current stage who have not voted (at most once an hour)',
         params: ProposalParams,

@@ -11,6 +11,7 @@ export default async function opsRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'getHealth',
         tags: ['operations'],
         summary: 'Liveness',
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
@@ -24,6 +25,7 @@ export default async function opsRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'getReadiness',
         tags: ['operations'],
         summary: 'Readiness: 200 when the database can take a write and the instance is not shutting down, else 503',
         response: { 200: Type.Object({ status: Type.Literal('ready') }), 503: ErrorBody },

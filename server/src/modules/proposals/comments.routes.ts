@@ -14,6 +14,7 @@ export default async function commentsRoutes(app: FastifyTypebox, ctx: AppContex
     '/proposals/:proposal_id/comments',
     {
       schema: {
+        operationId: 'createComment',
         tags,
         summary: 'Comment on a proposal the caller can see',
         params: ProposalParams,
@@ -29,6 +30,7 @@ export default async function commentsRoutes(app: FastifyTypebox, ctx: AppContex
     '/proposals/:proposal_id/comments',
     {
       schema: {
+        operationId: 'listComments',
         tags,
         summary: 'Comments on a proposal, oldest first',
         params: ProposalParams,
@@ -42,6 +44,7 @@ export default async function commentsRoutes(app: FastifyTypebox, ctx: AppContex
     '/proposals/:proposal_id/comments/:comment_id',
     {
       schema: {
+        operationId: 'updateComment',
         tags,
         summary: 'Edit a comment (the author only; sets edited_at)',
         params: CommentParams,
@@ -57,6 +60,7 @@ export default async function commentsRoutes(app: FastifyTypebox, ctx: AppContex
     '/proposals/:proposal_id/comments/:comment_id',
     {
       schema: {
+        operationId: 'deleteComment',
         tags,
         summary: 'Delete a comment (the author or proposals.manage)',
         params: CommentParams,

@@ -14,6 +14,7 @@ export default async function interviewRoutes(app: FastifyTypebox, ctx: AppConte
     {
       config: { permission: 'proposals.manage' },
       schema: {
+        operationId: 'scheduleInterview',
         tags,
         summary: 'Schedule or replace the interview (at the interview stage only)',
         params: ProposalParams,
@@ -34,6 +35,7 @@ export default async function interviewRoutes(app: FastifyTypebox, ctx: AppConte
     '/proposals/:proposal_id/interview',
     {
       schema: {
+        operationId: 'getInterview',
         tags,
         summary: "The proposal's interview (404 if none)",
         params: ProposalParams,
@@ -47,6 +49,7 @@ export default async function interviewRoutes(app: FastifyTypebox, ctx: AppConte
     '/proposals/:proposal_id/interview/complete',
     {
       schema: {
+        operationId: 'completeInterview',
         tags,
         summary: 'Complete the interview (a manager or the interviewer) and move the proposal to sustain',
         params: ProposalParams,

@@ -17,6 +17,7 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
       {
         config: { permission: 'proposals.manage' },
         schema: {
+          operationId: `${direction}Proposal`,
           tags,
           summary: `${direction === 'advance' ? 'Advance' : 'Revert'} one stage along the proposal's path (409 stale_stage when from_stage is not current)`,
           params: ProposalParams,
@@ -29,25 +30,32 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
     )
   }
 
-  const steps: { path: string; step: NamedStep; summary: string }[] = [
-    { path: 'sustain', step: 'sustain', summary: 'Record the sustaining (at sustain; 409 wrong_stage elsewhere)' },
+  const steps: { path: string; step: NamedStep; operationId: string; summary: string }[] = [
+    {
+      path: 'sustain',
+      step: 'sustain',
+      operationId: 'recordSustaining',
+      summary: 'Record the sustaining (at sustain; 409 wrong_stage elsewhere)',
+    },
     {
       path: 'set-apart',
       step: 'set_apart',
+      operationId: 'recordSettingApart',
       summary: 'Record the setting apart (at set_apart; 409 wrong_stage elsewhere)',
     },
     {
       path: 'record',
       step: 'record',
+      operationId: 'recordCompletion',
       summary: 'Record the call or release as done (at record; 409 wrong_stage elsewhere)',
     },
   ]
-  for (const { path, step, summary } of steps) {
+  for (const { path, step, operationId, summary } of steps) {
     app.post(
       `/proposals/:proposal_id/${path}`,
       {
         config: { permission: 'proposals.manage' },
-        schema: { tags, summary, params: ProposalParams, response: { 200: Proposal, 409: ErrorBody } },
+        schema: { operationId, tags, summary, params: ProposalParams, response: { 200: Proposal, 409: ErrorBody } },
       },
       async (request) => service.step(requireActor(request), request.params.proposal_id, step),
     )
@@ -58,6 +66,7 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
     {
       config: { permission: 'proposals.manage' },
       schema: {
+        operationId: 'declineProposal',
         tags,
         summary: 'Decline an open proposal; the reason goes into the history',
         params: ProposalParams,
@@ -72,6 +81,7 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
     '/proposals/:proposal_id/history',
     {
       schema: {
+        operationId: 'getProposalHistory',
         tags,
         summary: 'Every stage change of a proposal, oldest first',
         params: ProposalParams,

@@ -28,6 +28,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { permission: 'proposals.submit' },
       schema: {
+        operationId: 'createProposal',
         tags,
         summary: 'Submit a proposal (a bishop only for his own ward; another submitter needs proposals.manage)',
         body: ProposalBody,
@@ -41,6 +42,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/proposals',
     {
       schema: {
+        operationId: 'listProposals',
         tags,
         summary: 'List the proposals the caller may see, newest first; total in X-Total-Count',
         querystring: ProposalListQuery,
@@ -52,7 +54,15 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
 
   app.get(
     '/proposals/:proposal_id',
-    { schema: { tags, summary: 'Get a proposal', params: ProposalParams, response: { 200: Proposal } } },
+    {
+      schema: {
+        operationId: 'getProposal',
+        tags,
+        summary: 'Get a proposal',
+        params: ProposalParams,
+        response: { 200: Proposal },
+      },
+    },
     async (request) => service.get(requireActor(request), request.params.proposal_id),
   )
 
@@ -60,6 +70,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/proposals/:proposal_id',
     {
       schema: {
+        operationId: 'updateProposal',
         tags,
         summary: 'Edit a proposal (the submitter while open, or proposals.manage); keeps the stage',
         params: ProposalParams,
@@ -75,6 +86,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
     {
       config: { permission: 'proposals.manage' },
       schema: {
+        operationId: 'deleteProposal',
         tags,
         summary: 'Delete a proposal with its comments, votes, interview and history (not once done)',
         params: ProposalParams,
@@ -91,6 +103,7 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/board',
     {
       schema: {
+        operationId: 'getBoard',
         tags,
         summary: 'Open proposals by stage (every stage present) and those closed in the last 30 days',
         response: { 200: Board },

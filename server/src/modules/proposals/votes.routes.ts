@@ -14,6 +14,7 @@ export default async function votesRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/proposals/:proposal_id/approvals',
     {
       schema: {
+        operationId: 'castVote',
         tags,
         summary:
           "Cast or change the caller's vote at the current stage (presidency at sp_approval, high councilors at hc_approval); 201 first vote, 200 changed",
@@ -36,6 +37,7 @@ export default async function votesRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/proposals/:proposal_id/approvals',
     {
       schema: {
+        operationId: 'listVotes',
         tags,
         summary: 'Every vote on a proposal, at every stage (stake-wide viewers only)',
         params: ProposalParams,

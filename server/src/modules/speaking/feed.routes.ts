@@ -17,6 +17,7 @@ export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
     '/feed',
     {
       schema: {
+        operationId: 'createCalendarFeed',
         tags,
         summary: 'Create (or rotate) your secret calendar feed address; the previous address stops working',
         response: { 200: SpeakingFeed },
@@ -27,7 +28,14 @@ export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
 
   app.delete(
     '/feed',
-    { schema: { tags, summary: 'Revoke your calendar feed address', response: { 204: Type.Null() } } },
+    {
+      schema: {
+        operationId: 'revokeCalendarFeed',
+        tags,
+        summary: 'Revoke your calendar feed address',
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
       await service.revoke(requireActor(request))
       return reply.status(204).send(null)
@@ -40,6 +48,7 @@ export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
       // The path is the credential: no sign-in, and never logged as it is.
       config: { auth: 'public', secretPath: true },
       schema: {
+        operationId: 'getCalendarFeed',
         tags,
         summary: 'The iCalendar feed `{token}.ics` (no sign-in; unknown or revoked → 404)',
         params: SpeakingFeedParams,

@@ -24,6 +24,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     '/calendar',
     {
       schema: {
+        operationId: 'getSpeakingCalendar',
         tags,
         summary: 'The speaking calendar of the current year (UTC): every seat, every month, with the month’s topic',
         response: { 200: SpeakingCalendar },
@@ -36,6 +37,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     '/calendar/:year',
     {
       schema: {
+        operationId: 'getSpeakingCalendarOfYear',
         tags,
         summary: 'The speaking calendar of a year: the rotation with its overrides, and the months’ topics',
         params: SpeakingYearParams,
@@ -50,6 +52,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'speaking.manage' },
       schema: {
+        operationId: 'setSpeakingOverride',
         tags,
         summary: 'Set a high councilor’s ward for a month (null = not speaking); the seat that had that ward swaps',
         body: SpeakingOverrideBody,
@@ -64,6 +67,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'speaking.manage' },
       schema: {
+        operationId: 'deleteSpeakingOverride',
         tags,
         summary: 'Return a high councilor’s month to the rotation (undoing both halves of a swap)',
         querystring: SpeakingOverrideQuery,
@@ -80,6 +84,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     '/topics/:year',
     {
       schema: {
+        operationId: 'listSpeakingTopics',
         tags,
         summary: 'The monthly topics of a year (months without one are left out)',
         params: SpeakingYearParams,
@@ -94,6 +99,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config: { permission: 'speaking.manage' },
       schema: {
+        operationId: 'setSpeakingTopic',
         tags,
         summary: 'Set or replace a month’s topic',
         params: SpeakingMonthParams,
@@ -108,7 +114,13 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
     '/topics/:year/:month',
     {
       config: { permission: 'speaking.manage' },
-      schema: { tags, summary: 'Remove a month’s topic', params: SpeakingMonthParams, response: { 204: Type.Null() } },
+      schema: {
+        operationId: 'deleteSpeakingTopic',
+        tags,
+        summary: 'Remove a month’s topic',
+        params: SpeakingMonthParams,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       await service.deleteTopic(requireActor(request), request.params.year, request.params.month)

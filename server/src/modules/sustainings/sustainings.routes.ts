@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { Type } from 'typebox'
 import {
   ErrorBody,
@@ -25,6 +26,7 @@ export default async function sustainingsRoutes(app: FastifyTypebox, ctx: AppCon
     '/:ward_id',
     {
       schema: {
+        operationId: 'getSustainingList',
         tags,
         summary: "What the ward presents for sustaining now (the ward's bishop, proposals.view or proposals.manage)",
         params: SustainingParams,
@@ -38,11 +40,13 @@ export default async function sustainingsRoutes(app: FastifyTypebox, ctx: AppCon
     '/:ward_id/script',
     {
       schema: {
+        operationId: 'getSustainingScript',
         tags,
         summary: 'The printable script to read from the pulpit (text/html): releases first, then calls',
         params: SustainingParams,
         querystring: ScriptQuery,
         produces: ['text/html'],
+        response: { 200: { content: { 'text/html': { schema: Type.String() } } } },
       },
     },
     async (request, reply) => {
@@ -64,6 +68,7 @@ export async function sustainingTrackerRoutes(app: FastifyTypebox, ctx: AppConte
     '/proposals/:proposal_id/presented',
     {
       schema: {
+        operationId: 'recordPresentation',
         tags: ['calling-kanban'],
         summary:
           "Record that the proposal was presented in a ward (the ward's bishop or proposals.manage); 409 wrong_stage / already_presented",
@@ -79,10 +84,13 @@ export async function sustainingTrackerRoutes(app: FastifyTypebox, ctx: AppConte
     '/proposals.csv',
     {
       schema: {
+        operationId: 'exportProposalsCsv',
         tags: ['calling-kanban'],
         summary: 'Every matching proposal the caller may see as CSV (RFC 4180, header row, formula-safe cells)',
         querystring: Type.Omit(ProposalListQuery, ['limit', 'offset']),
         produces: ['text/csv'],
+        // Streamed as it is read: the handler sends a stream, documented as the text it carries.
+        response: { 200: { content: { 'text/csv': { schema: Type.Unsafe<Readable>(Type.String()) } } } },
       },
     },
     async (request, reply) => {

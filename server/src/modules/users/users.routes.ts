@@ -16,7 +16,6 @@ import { requireActor } from '../../plugins/auth.ts'
 import { UsersService } from './users.service.ts'
 
 const UserParams = Type.Object({ id: Id })
-const UserIdParams = Type.Object({ user_id: Id })
 const tags = ['users']
 
 export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) {
@@ -27,6 +26,7 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'users.manage' },
       schema: {
+        operationId: 'createUser',
         tags,
         summary: 'Create a user (a temporary password is generated when none is given)',
         body: CreateUserBody,
@@ -40,6 +40,7 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/',
     {
       schema: {
+        operationId: 'listUsers',
         tags,
         summary: 'List users (names only without users.manage); total in X-Total-Count',
         querystring: UserListQuery,
@@ -51,22 +52,31 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
 
   app.get(
     '/:id',
-    { schema: { tags, summary: 'Get a user (self or users.manage)', params: UserParams, response: { 200: User } } },
+    {
+      schema: {
+        operationId: 'getUser',
+        tags,
+        summary: 'Get a user (self or users.manage)',
+        params: UserParams,
+        response: { 200: User },
+      },
+    },
     async (request) => service.get(requireActor(request), request.params.id),
   )
 
   app.put(
-    '/:user_id',
+    '/:id',
     {
       schema: {
+        operationId: 'updateUser',
         tags,
         summary: 'Update a user (self or users.manage; only users.manage changes active)',
-        params: UserIdParams,
+        params: UserParams,
         body: UpdateUserBody,
         response: { 200: User },
       },
     },
-    async (request) => service.update(requireActor(request), request.params.user_id, request.body),
+    async (request) => service.update(requireActor(request), request.params.id, request.body),
   )
 
   app.patch(
@@ -74,6 +84,7 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { passwordChangeExempt: true },
       schema: {
+        operationId: 'changePassword',
         tags,
         summary: 'Change a password (self with old_password, or users.manage for another user)',
         params: UserParams,
@@ -94,6 +105,7 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
     '/:id/permissions',
     {
       schema: {
+        operationId: 'getUserPermissions',
         tags,
         summary: 'Direct permission grants of a user',
         params: UserParams,
@@ -108,6 +120,7 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'users.manage' },
       schema: {
+        operationId: 'setUserPermissions',
         tags,
         summary: 'Replace the direct permission grants of a user',
         params: UserParams,

@@ -17,6 +17,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'listWards',
         tags,
         summary: 'List wards (by id); bishop_id only for signed-in callers',
         response: { 200: Type.Array(Ward) },
@@ -30,6 +31,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { auth: 'public' },
       schema: {
+        operationId: 'getWard',
         tags,
         summary: 'Get a ward; bishop_id only for signed-in callers',
         params: WardParams,
@@ -44,6 +46,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'wards.manage' },
       schema: {
+        operationId: 'createWard',
         tags,
         summary: "Create a ward and its Bishop slot; bishop_id seats a bishop (needs the Bishop calling's permissions)",
         body: WardBody,
@@ -58,6 +61,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'wards.manage' },
       schema: {
+        operationId: 'updateWard',
         tags,
         summary: 'Update a ward; bishop_id fills, replaces or (null) releases its Bishop slot, omitted leaves it',
         params: WardParams,
@@ -73,6 +77,7 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
     {
       config: { permission: 'wards.manage' },
       schema: {
+        operationId: 'deleteWard',
         tags,
         summary: 'Delete a ward and its Bishop slot (409 in_use while proposals or speaking overrides refer to it)',
         params: WardParams,

@@ -21,7 +21,15 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
 
   app.get(
     '/',
-    { config, schema: { tags, summary: 'Every webhook (never its secret)', response: { 200: Type.Array(Webhook) } } },
+    {
+      config,
+      schema: {
+        operationId: 'listWebhooks',
+        tags,
+        summary: 'Every webhook (never its secret)',
+        response: { 200: Type.Array(Webhook) },
+      },
+    },
     async () => service.list(),
   )
 
@@ -30,6 +38,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config,
       schema: {
+        operationId: 'createWebhook',
         tags,
         summary:
           'Create a webhook; the answer carries its signing secret, shown this once. Events: ' +
@@ -46,6 +55,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config,
       schema: {
+        operationId: 'updateWebhook',
         tags,
         summary: 'Change a webhook (url, events, format, include_names); the secret stays',
         params: WebhookParams,
@@ -61,6 +71,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config,
       schema: {
+        operationId: 'deleteWebhook',
         tags,
         summary: 'Delete a webhook and its delivery log',
         params: WebhookParams,
@@ -78,6 +89,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config,
       schema: {
+        operationId: 'testWebhook',
         tags,
         summary: 'Send a test delivery now; answers with its log entry (retried on the usual schedule if it failed)',
         params: WebhookParams,
@@ -92,6 +104,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
     {
       config,
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary: 'The delivery log of a webhook, newest first (total in X-Total-Count)',
         params: WebhookParams,
