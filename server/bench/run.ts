@@ -132,7 +132,7 @@ async function main() {
   const results: DialectResult[] = []
   const notifications: NotifyResult[] = []
   for (const dialect of dialects) {
-    if (selected.length) results.push(await measureDialect(dialect))
+    if (selected.length || COLD_STARTS) results.push(await measureDialect(dialect))
     if (!ONLY || ONLY.test('notifications')) {
       log(`${dialect} notifications:`)
       notifications.push(await measureNotifications(dialect, argon2, SECONDS, WARMUP, log))
@@ -148,6 +148,7 @@ async function main() {
   for (const r of results) console.log(`${figures(r)}\n`)
   if (results.length) console.log(targets(results))
   if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
+  fs.mkdirSync(DATA_DIR, { recursive: true })
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
     JSON.stringify({ machine, load, seconds: SECONDS, results, notifications }, null, 2),
