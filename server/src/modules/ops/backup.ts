@@ -93,6 +93,14 @@ async function sqliteBackup(file: string, destination: string): Promise<void> {
   } finally {
     source.close()
   }
+  // The copy keeps the source's WAL flag; a rollback-journal file is one self-contained file,
+  // and opening it (to inspect or restore) leaves no -wal/-shm beside the backups.
+  const copy = new BetterSqlite3(destination, { fileMustExist: true })
+  try {
+    copy.pragma('journal_mode = DELETE')
+  } finally {
+    copy.close()
+  }
 }
 
 /** Deletes all but the newest `keep` backups in `dir` (other files are left alone); returns the deleted names. */
