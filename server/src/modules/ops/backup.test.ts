@@ -4,8 +4,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import BetterSqlite3 from 'better-sqlite3'
+import { pino } from 'pino'
+import { parseConfig } from '../../config.ts'
 import { createDatabase } from '../../db/database.ts'
 import { migrate } from '../../db/migrate.ts'
+import { TestClock } from '../../test/harness.ts'
+import { dailyJobs } from '../notifications/daily.ts'
 import { BackupError, backupBeforeMigrate, dailyBackup, findPgTool, pruneBackups, takeBackup } from './backup.ts'
 
 // Files only: these run the same on both dialects' runs (the PostgreSQL paths are in backup.processes.test.ts).
@@ -78,6 +82,33 @@ describe('takeBackup and dailyBackup (SQLite file)', () => {
     const log = { info: (_: object, m: string) => logged.push(m), error: (_: object, m: string) => logged.push(m) }
     await dailyBackup({ databaseUrl: 'sqlite::memory:', backupDir: path.join(dir, 'none'), backupKeep: 2 }, log)
     assert.deepEqual(logged, ['daily backup failed'])
+  })
+})
+
+describe('the daily jobs in the server', () => {
+  it("take one backup a day into BACKUP_DIR, after the day's jobs ran", async () => {
+    const file = path.join(dir, 'served.db')
+    const config = parseConfig({
+      DATABASE_URL: `sqlite:${file}`,
+      BACKUP_DIR: path.join(dir, 'served-backups'),
+      STAKE_TIMEZONE: 'UTC',
+      DAILY_HOUR: '0',
+    })
+    const database = createDatabase(config.databaseUrl)
+    try {
+      await migrate(database.db)
+      const deps = { db: database.db, dialect: database.dialect, clock: new TestClock(), config }
+      for (let run = 0; run < 2; run++) {
+        const daily = dailyJobs({ ...deps, log: pino({ level: 'silent' }) })
+        daily.start() // checks at once; stop() waits for that check's work
+        await daily.stop()
+      }
+    } finally {
+      await database.close()
+    }
+    const taken = fs.readdirSync(config.backupDir)
+    assert.equal(taken.length, 1, 'the second check the same day finds the day done')
+    assert.match(taken[0]!, /^stake-.*\.sqlite$/)
   })
 })
 
