@@ -11,6 +11,7 @@ import { ValidationFailure } from './errors.ts'
 import { systemClock } from './clock.ts'
 import { CLI_COMMANDS } from './cli.commands.ts'
 import { withTransaction } from './db/transaction.ts'
+import { backupCommand } from './modules/ops/backup.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -19,6 +20,8 @@ Commands:
   create-user <email> <fname> <lname> [--password P] [--permissions a,b]
                                             create a user (must change the password at first sign-in)
   reset-password <email> [--password P]     set a new one-time password and end the user's sessions
+  backup [--out DIR]                        write a consistent copy of the database (default BACKUP_DIR); prints its path
+  restore <file> --yes                      replace the database with a backup (refused while a server uses it)
 ${CLI_COMMANDS.map((c) => `  ${c.usage.padEnd(42)}${c.description}`).join('\n')}
 
 Permissions: ${PERMISSIONS.join(', ')}
@@ -40,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE)
     return command ? 0 : 1
   }
+  // Before migrate(): a backup copies the database as it is, a restore must not touch the target first.
+  if (command === 'backup' || command === 'restore') return backupCommand(command, args, config)
   const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts })
   try {
     await migrate(database.db)

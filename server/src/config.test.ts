@@ -123,6 +123,20 @@ describe('configuration from the environment', () => {
     }
   })
 
+  it('reads BACKUP_DIR and BACKUP_KEEP (README "Backups and restore"): ./data/backups and 14 by default', () => {
+    const d = parseConfig({})
+    assert.deepEqual([d.backupDir, d.backupKeep], ['./data/backups', 14])
+    const c = parseConfig({ BACKUP_DIR: ' /var/backups/stake ', BACKUP_KEEP: '30' })
+    assert.deepEqual([c.backupDir, c.backupKeep], ['/var/backups/stake', 30])
+    for (const keep of ['0', '-1', 'many', '3651']) {
+      assert.throws(
+        () => parseConfig({ BACKUP_KEEP: keep }),
+        (e: Error) => e instanceof ConfigError && e.message.includes('BACKUP_KEEP'),
+        keep,
+      )
+    }
+  })
+
   it('reads the timeouts (README "Operations"), with bounded defaults', () => {
     assert.deepEqual(parseConfig({}).timeouts, {
       connectTimeoutMs: 3000,

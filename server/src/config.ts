@@ -38,6 +38,10 @@ export interface Config {
   remindAfterHours: number
   /** Local hour (in stakeTimezone) at which the daily jobs run: digest, reminders, housekeeping. */
   dailyHour: number
+  /** Where backups go (`npm run cli -- backup`, the daily backup, the copy before start-up migrates). */
+  backupDir: string
+  /** The daily backup keeps the newest this many backups in backupDir. */
+  backupKeep: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** argon2id cost; production values by default, cheap ones in tests. */
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
@@ -230,6 +234,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     mailFrom: mailFrom(env.MAIL_FROM, adminEmail),
     remindAfterHours: int(env, 'REMIND_AFTER_HOURS', 72, 1, 24 * 365),
     dailyHour: int(env, 'DAILY_HOUR', 7, 0, 23),
+    backupDir: env.BACKUP_DIR?.trim() || './data/backups',
+    backupKeep: int(env, 'BACKUP_KEEP', 14, 1, 3650),
     logLevel,
     argon2: PRODUCTION_ARGON2,
     webDist: null,

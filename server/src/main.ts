@@ -6,6 +6,7 @@ import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
+import { backupBeforeMigrate } from './modules/ops/backup.ts'
 import { housekeeping } from './modules/ops/housekeeping.ts'
 import { WebhookWorker } from './modules/webhooks/webhooks.worker.ts'
 import { dailyJobs } from './modules/notifications/daily.ts'
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
     timeouts: config.timeouts,
     onError: (error, where) => log(error, where),
   })
+  const preMigrate = await backupBeforeMigrate(config, database.db, database.dialect)
+  if (preMigrate) console.log(`Backed up the database before migrating it: ${preMigrate}`)
   await migrate(database.db)
 
   const app = await buildApp({

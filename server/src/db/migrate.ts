@@ -23,6 +23,11 @@ const provider: MigrationProvider = {
   },
 }
 
+/** The names of the migrations this code knows, oldest first (a backup newer than the last is refused). */
+export async function migrationNames(): Promise<string[]> {
+  return Object.keys(await provider.getMigrations()).sort()
+}
+
 /**
  * Brings the schema up to date. Used by start-up, the CLI and the tests alike.
  * Migrations are forward-only: a merged migration is never edited and there is

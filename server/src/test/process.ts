@@ -86,7 +86,7 @@ export function request(url: string, init: RequestInit & { timeoutMs?: number } 
 }
 
 export const ADMIN_PASSWORD = 'first-admin-passphrase'
-const CHOSEN_PASSWORD = 'chosen-admin-passphrase'
+export const CHOSEN_PASSWORD = 'chosen-admin-passphrase'
 
 async function login(base: string, password: string): Promise<Response> {
   return request(`${base}/api/auth/login`, {

@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { dailyBackup } from '../ops/backup.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
@@ -122,6 +123,7 @@ export function dailyJobs(deps: DailyDeps & { log: FastifyBaseLogger }) {
         if (done) return
         const result = await runDaily(deps)
         if (result.ran) deps.log.info({ daily: result }, 'daily jobs done')
+        if (result.ran) await dailyBackup(deps.config, deps.log)
       })
       .catch((error: unknown) => deps.log.error({ err: error }, 'daily jobs failed'))
   }
