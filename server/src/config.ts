@@ -28,6 +28,8 @@ export interface Config {
   publicUrl: string | null
   /** Webhooks may post to loopback, private and other non-public addresses (contract §11); off by default. */
   webhookAllowPrivate: boolean
+  /** The ports a webhook may post to (WEBHOOK_PORTS; 80 and 443 by default); WEBHOOK_ALLOW_PRIVATE lifts this too. */
+  webhookPorts: number[]
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
   webhookTimeoutMs: number
   /** Mail (contract §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
@@ -223,6 +225,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookPorts: ports(env.WEBHOOK_PORTS),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, adminEmail),
@@ -233,6 +236,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     webDist: null,
     timeouts: parseTimeouts(env),
   }
+}
+
+/** WEBHOOK_PORTS: a comma list of ports (1-65535); unset = the web ports 80 and 443. */
+function ports(raw: string | undefined): number[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+  if (entries.length === 0) return [80, 443]
+  return entries.map((entry) => {
+    const port = /^\d{1,5}$/.test(entry) ? Number(entry) : 0
+    if (port < 1 || port > 65535) throw new ConfigError(`WEBHOOK_PORTS entry is not a port (1-65535): "${entry}"`)
+    return port
+  })
 }
 
 /** MAIL_FROM: an address, optionally with a display name (`Stake <stake@example.org>`); default ADMIN_EMAIL. */
