@@ -141,6 +141,29 @@ function smtpUrl(raw: string | undefined): string | null {
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
 
 /**
+ * COOKIE_SECURE's default (S15): PUBLIC_URL says how browsers reach the
+ * service, so an https:// one turns it on even when HOST is local (a TLS
+ * proxy on the same machine). Without PUBLIC_URL: on unless HOST is local.
+ */
+function secureByDefault(rawPublicUrl: string | undefined, host: string): boolean {
+  const value = rawPublicUrl?.trim()
+  if (value) return value.toLowerCase().startsWith('https://')
+  return !LOCAL_HOSTS.has(host)
+}
+
+/** Settings that are valid but probably a mistake: logged as warnings at start (startup.ts). */
+export function configWarnings(config: Pick<Config, 'publicUrl' | 'cookieSecure'>): string[] {
+  const warnings: string[] = []
+  if (config.publicUrl?.startsWith('https://') && !config.cookieSecure) {
+    warnings.push(
+      'PUBLIC_URL is https:// but COOKIE_SECURE=false: the refresh cookie is sent without Secure; ' +
+        'set COOKIE_SECURE=true unless browsers really reach the service over plain http',
+    )
+  }
+  return warnings
+}
+
+/**
  * TRUST_PROXY (S7): `false`, a hop count or a comma list of proxy addresses
  * or CIDRs. `true` is refused: it would trust every X-Forwarded-For hop, so
  * any client could choose the address it is throttled by.
@@ -213,7 +236,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     jwtSecret,
     adminEmail,
     initialAdminPassword,
-    cookieSecure: bool(env, 'COOKIE_SECURE', !LOCAL_HOSTS.has(host)),
+    cookieSecure: bool(env, 'COOKIE_SECURE', secureByDefault(env.PUBLIC_URL, host)),
     corsOrigins,
     trustProxy: trustProxy(env.TRUST_PROXY),
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 900),
