@@ -28,6 +28,8 @@ export interface Config {
   publicUrl: string | null
   /** Webhooks may post to loopback, private and other non-public addresses (contract §11); off by default. */
   webhookAllowPrivate: boolean
+  /** The ports a webhook may post to (WEBHOOK_PORTS; 80 and 443 by default); WEBHOOK_ALLOW_PRIVATE lifts this too. */
+  webhookPorts: number[]
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
   webhookTimeoutMs: number
   /** Mail (contract §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
@@ -145,6 +147,29 @@ function smtpUrl(raw: string | undefined): string | null {
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1'])
 
 /**
+ * COOKIE_SECURE's default (S15): PUBLIC_URL says how browsers reach the
+ * service, so an https:// one turns it on even when HOST is local (a TLS
+ * proxy on the same machine). Without PUBLIC_URL: on unless HOST is local.
+ */
+function secureByDefault(rawPublicUrl: string | undefined, host: string): boolean {
+  const value = rawPublicUrl?.trim()
+  if (value) return value.toLowerCase().startsWith('https://')
+  return !LOCAL_HOSTS.has(host)
+}
+
+/** Settings that are valid but probably a mistake: logged as warnings at start (startup.ts). */
+export function configWarnings(config: Pick<Config, 'publicUrl' | 'cookieSecure'>): string[] {
+  const warnings: string[] = []
+  if (config.publicUrl?.startsWith('https://') && !config.cookieSecure) {
+    warnings.push(
+      'PUBLIC_URL is https:// but COOKIE_SECURE=false: the refresh cookie is sent without Secure; ' +
+        'set COOKIE_SECURE=true unless browsers really reach the service over plain http',
+    )
+  }
+  return warnings
+}
+
+/**
  * TRUST_PROXY (S7): `false`, a hop count or a comma list of proxy addresses
  * or CIDRs. `true` is refused: it would trust every X-Forwarded-For hop, so
  * any client could choose the address it is throttled by.
@@ -217,7 +242,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     jwtSecret,
     adminEmail,
     initialAdminPassword,
-    cookieSecure: bool(env, 'COOKIE_SECURE', !LOCAL_HOSTS.has(host)),
+    cookieSecure: bool(env, 'COOKIE_SECURE', secureByDefault(env.PUBLIC_URL, host)),
     corsOrigins,
     trustProxy: trustProxy(env.TRUST_PROXY),
     accessTokenTtlSeconds: int(env, 'ACCESS_TOKEN_TTL_SECONDS', 900, 1, 900),
@@ -229,6 +254,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    webhookPorts: ports(env.WEBHOOK_PORTS),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: mailFrom(env.MAIL_FROM, adminEmail),
@@ -255,6 +281,20 @@ function metricsToken(raw: string | undefined): string | null {
     throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces')
   }
   return raw
+}
+
+/** WEBHOOK_PORTS: a comma list of ports (1-65535); unset = the web ports 80 and 443. */
+function ports(raw: string | undefined): number[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+  if (entries.length === 0) return [80, 443]
+  return entries.map((entry) => {
+    const port = /^\d{1,5}$/.test(entry) ? Number(entry) : 0
+    if (port < 1 || port > 65535) throw new ConfigError(`WEBHOOK_PORTS entry is not a port (1-65535): "${entry}"`)
+    return port
+  })
 }
 
 /** MAIL_FROM: an address, optionally with a display name (`Stake <stake@example.org>`); default ADMIN_EMAIL. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { Config } from './config.ts'
+import { configWarnings, type Config } from './config.ts'
 import type { DB } from './db/schema.ts'
 import { ensureBootstrapAdmin } from './modules/auth/bootstrap.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
@@ -12,10 +12,11 @@ export interface FirstRun {
 }
 
 /**
- * Work done once per start, after migrations: the bootstrap administrator.
+ * Work done once per start, after migrations: warnings about risky settings, the bootstrap administrator.
  * Returns the generated password to show once (never written to the JSON log).
  */
 export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<FirstRun | null> {
+  for (const warning of configWarnings(config)) app.log.warn(warning)
   const admin = await ensureBootstrapAdmin(
     db,
     new PasswordHasher(config.argon2),

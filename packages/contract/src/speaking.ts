@@ -96,6 +96,13 @@ export type SpeakingTopicBody = Static<typeof SpeakingTopicBody>
 export const SpeakingFeed = Type.Object({ url: Type.String() })
 export type SpeakingFeed = Static<typeof SpeakingFeed>
 
+/** GET /speaking/feed: whether the caller has a feed and since when (created or last rotated); never the address. */
+export const SpeakingFeedStatus = Type.Object({
+  active: Type.Boolean(),
+  created_at: Type.Union([Type.Null(), Type.String()]),
+})
+export type SpeakingFeedStatus = Static<typeof SpeakingFeedStatus>
+
 /** GET /speaking/feed/{token}.ics — checked by the handler, so that a malformed name is a plain 404. */
 export const SpeakingFeedParams = Type.Object({ file: Type.String({ maxLength: 200 }) })
 export type SpeakingFeedParams = Static<typeof SpeakingFeedParams>

@@ -16,7 +16,7 @@ export const WebhookEventName = Type.Union([
 export const WebhookFormatName = Type.Union([Type.Literal('json'), Type.Literal('slack'), Type.Literal('discord')])
 
 export const WebhookBody = Type.Object({
-  /** http(s) only; private, loopback and similar addresses are refused unless WEBHOOK_ALLOW_PRIVATE=true. */
+  /** http(s) on ports 80 and 443 (or WEBHOOK_PORTS) only; private, loopback and similar addresses are refused; WEBHOOK_ALLOW_PRIVATE=true lifts both. */
   url: Type.String({ minLength: 1, maxLength: 2000 }),
   /** At least one; duplicates are ignored. */
   events: Type.Array(WebhookEventName, { minItems: 1, maxItems: 20 }),

@@ -4,6 +4,7 @@ import { isOpenStage } from '@stake/contract/stages'
 import { actionKeys } from './actions'
 import { api, apiPage } from './client'
 import { qk } from './queries'
+import { showHtml } from './script-window'
 import type { Calling, Proposal, ProposalInput, Sustainings } from './types'
 
 /**
@@ -47,7 +48,8 @@ export function usePresent() {
 /**
  * Opens the printable script in a new tab. The tab is opened at the click
  * (so no pop-up blocker stops it) and pointed at the page once it arrives:
- * the script needs the bearer token, which a plain link cannot carry.
+ * the script needs the bearer token, which a plain link cannot carry. Its
+ * blob: address is revoked once shown (script-window.ts).
  */
 export function useOpenScript() {
   return useMutation({
@@ -55,9 +57,7 @@ export function useOpenScript() {
       const tab = window.open('', '_blank')
       try {
         const html = await api<Blob>(`/sustainings/${wardId}/script`, { query: { lang }, as: 'blob' })
-        const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }))
-        if (tab) tab.location.href = url
-        else window.location.href = url
+        showHtml(tab, html)
       } catch (error) {
         tab?.close()
         throw error

@@ -23,6 +23,7 @@ export type Calling = C.Calling
 export type CallingHistoryRow = C.CallingHistoryEntry
 export type Ward = C.Ward
 export type SpeakingFeed = C.SpeakingFeed
+export type SpeakingFeedStatus = C.SpeakingFeedStatus
 export type OpenStage = C.OpenStage
 export type Stage = C.Stage
 export type Interview = C.Interview

@@ -11,6 +11,7 @@ import {
   setSession,
 } from '../api/client'
 import type { Me, TokenResponse } from '../api/types'
+import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
 import { preloadFirstScreen } from '../preload'
@@ -63,6 +64,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOutLocally = useCallback(() => {
     setAccessToken(null)
     setIdleTimeout(null)
+    forgetShownPages() // S15: no printable page stays readable after a sign-out
     queryClient.clear()
     setMe(null)
     setStatus('anonymous')

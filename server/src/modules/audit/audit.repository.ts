@@ -1,5 +1,6 @@
 import type { AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
-import type { Generated, Selectable } from 'kysely'
+import type { ExpressionBuilder, Generated, Selectable } from 'kysely'
+import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 
 export interface AuditLogTable {
@@ -79,7 +80,13 @@ export interface AuditFilter {
   /** Inclusive bounds, ISO text. */
   from?: string
   to?: string
+  /** S14: leave out every entry about a proposal the presidency's stage keeps private (readers without proposals.manage). */
+  withoutPresidencyStage?: boolean
 }
+
+/** How a proposal's stage appears in an entry's JSON detail (JSON.stringify writes no spaces). */
+const detailStage = (stage: string) => `%"stage":"${stage}"%`
+const detailFrom = (stage: string) => `%"from":"${stage}"%`
 
 /** The byte-wise successor of a prefix: `user.` → `user/` (the column compares byte-wise, see the migration). */
 const prefixEnd = (prefix: string) =>
@@ -95,7 +102,59 @@ function filtered(db: Executor, filter: AuditFilter) {
   }
   if (filter.from !== undefined) query = query.where('at', '>=', filter.from)
   if (filter.to !== undefined) query = query.where('at', '<=', filter.to)
+  if (filter.withoutPresidencyStage) query = query.where((eb) => eb.not(presidencyStage(eb)))
   return query
+}
+
+/**
+ * S9 in the audit log (S14), in the query itself so that pages and the total
+ * agree: an entry about a proposal that is at `sp_approval` or was declined
+ * there (`coalesce(declined_from, stage)`, the twin of proposals.policy.ts
+ * `canSee`); a vote cast at `sp_approval`, also after the proposal moved on
+ * (S9 lists those votes to the presidency only); and, for a deleted proposal,
+ * every entry when its deletion says it was at `sp_approval` or its decline
+ * says it was declined from there (the entries outlive the proposal's row).
+ */
+function presidencyStage(eb: ExpressionBuilder<DB, 'audit_log'>) {
+  const target = eb.ref('audit_log.target_id')
+  return eb.and([
+    eb('audit_log.target_type', '=', 'proposal'),
+    eb.or([
+      eb.exists(
+        eb
+          .selectFrom('proposals as p')
+          .select('p.id')
+          .where('p.id', '=', target)
+          .where((inner) => inner(inner.fn.coalesce('p.declined_from', 'p.stage'), '=', 'sp_approval')),
+      ),
+      eb.and([
+        eb('audit_log.action', '=', 'proposal.vote'),
+        eb('audit_log.detail', 'like', detailStage('sp_approval')),
+      ]),
+      eb.and([
+        eb.not(eb.exists(eb.selectFrom('proposals as p').select('p.id').where('p.id', '=', target))),
+        eb.exists(
+          eb
+            .selectFrom('audit_log as d')
+            .select('d.id')
+            .where('d.target_type', '=', 'proposal')
+            .where('d.target_id', '=', target)
+            .where((inner) =>
+              inner.or([
+                inner.and([
+                  inner('d.action', '=', 'proposal.delete'),
+                  inner('d.detail', 'like', detailStage('sp_approval')),
+                ]),
+                inner.and([
+                  inner('d.action', '=', 'proposal.decline'),
+                  inner('d.detail', 'like', detailFrom('sp_approval')),
+                ]),
+              ]),
+            ),
+        ),
+      ]),
+    ]),
+  ])
 }
 
 /** A page newest first (ties in time by id), and the total. */

@@ -10,7 +10,13 @@ export class AuditService {
 
   async list(actor: Actor, query: AuditListQuery): Promise<{ rows: AuditEntry[]; total: number }> {
     const { from, to } = parseRange(query, this.ctx.config.stakeTimezone)
-    const filter = { actorId: query.actor_id, action: query.action, from, to }
+    const filter = {
+      actorId: query.actor_id,
+      action: query.action,
+      from,
+      to,
+      withoutPresidencyStage: !actor.permissions.has('proposals.manage'),
+    }
     const page = await repo.listAudit(this.ctx.db, filter, query.limit ?? 50, query.offset ?? 0)
     return { rows: page.rows.map((row) => visibleEntry(repo.toAuditEntry(row), actor.permissions)), total: page.total }
   }

@@ -13,6 +13,7 @@ import { retrying, withTransaction } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
 import { audit, type AuditDetail } from '../audit/audit.repository.ts'
+import { revokeFeed } from '../speaking/feed.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -208,6 +209,7 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
+    if (all) await retrying(() => revokeFeed(this.ctx.db, actor.id)) // S13, first: a failure leaves the session to retry with
     await retrying(() =>
       all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId),
     )

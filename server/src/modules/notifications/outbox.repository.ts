@@ -119,3 +119,27 @@ export async function listOutbox(
   ])
   return { rows: rows.map(toEntry), total: Number(count.n) }
 }
+
+/** Mail that is finished (sent, or failed for good) since before `before`: `sent_at`, or its creation when it failed. */
+const finishedBefore = (before: string) =>
+  sql<boolean>`status in ('sent', 'failed') and coalesce(sent_at, created_at) < ${before}`
+
+/**
+ * Retention of mail (S15): a finished message's body (names, callings) is
+ * emptied once it has been finished for a while; the row, which says who was
+ * mailed what kind of message when, lasts as long as the audit log.
+ */
+export async function forgetMailBodies(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .updateTable('mail_outbox')
+    .set({ text_body: '', html_body: '' })
+    .where(finishedBefore(before))
+    .where((eb) => eb.or([eb('text_body', '!=', ''), eb('html_body', '!=', '')]))
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+export async function purgeFinishedMail(db: Executor, before: string): Promise<number> {
+  const result = await db.deleteFrom('mail_outbox').where(finishedBefore(before)).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

@@ -10,6 +10,7 @@ import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.reposi
 import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
 import { idleCutoff } from '../auth/shared-sessions.ts'
 import { purgeAudit } from '../audit/audit.repository.ts'
+import { forgetMailBodies, purgeFinishedMail } from '../notifications/outbox.repository.ts'
 
 export interface Purged {
   /** Sessions past their expiry, or idle on a shared computer (contract §13), deleted. */
@@ -20,7 +21,14 @@ export interface Purged {
   throttle: number
   /** Audit entries older than AUDIT_RETENTION_DAYS, deleted. */
   audit: number
+  /** Sent or failed mail finished more than MAIL_BODY_DAYS ago: body emptied. */
+  mailBodies: number
+  /** Sent or failed mail finished more than AUDIT_RETENTION_DAYS ago: row deleted. */
+  mail: number
 }
+
+/** A finished mail's body (names and callings of people) is kept this long, for a manager looking into a failure. */
+export const MAIL_BODY_DAYS = 7
 
 export interface Retention {
   /** AUDIT_RETENTION_DAYS (contract §13). */
@@ -44,9 +52,13 @@ export async function purgeExpired(db: Kysely<DB>, now: Date, retention = DEFAUL
     throttle: await retrying(() =>
       purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
     ),
-    audit: await retrying(() => purgeAudit(db, addSeconds(now, -retention.auditDays * 24 * 3600).toISOString())),
+    audit: await retrying(() => purgeAudit(db, daysBefore(now, retention.auditDays))),
+    mailBodies: await retrying(() => forgetMailBodies(db, daysBefore(now, MAIL_BODY_DAYS))),
+    mail: await retrying(() => purgeFinishedMail(db, daysBefore(now, retention.auditDays))),
   }
 }
+
+const daysBefore = (now: Date, days: number) => addSeconds(now, -days * 24 * 3600).toISOString()
 
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
 
@@ -83,12 +95,14 @@ export const HOUSEKEEPING_CLI: CliCommand[] = [
   {
     name: 'purge',
     usage: 'purge',
-    description: 'delete expired sessions, refresh grace, stale login-throttle rows and audit entries past retention',
+    description:
+      'delete expired sessions, refresh grace, stale login-throttle rows, audit entries and mail past retention',
     async run(database, _args, config) {
       const purged = await purgeExpired(database.db, systemClock.now(), { auditDays: config.auditRetentionDays })
       console.log(
         `Purged ${purged.sessions} expired session(s), ${purged.refreshGrace} expired refresh grace(s), ` +
-          `${purged.throttle} stale login-throttle row(s), ${purged.audit} audit entr(ies) past retention.`,
+          `${purged.throttle} stale login-throttle row(s), ${purged.audit} audit entr(ies) past retention, ` +
+          `${purged.mailBodies} mail bod(ies) and ${purged.mail} mail row(s) past retention.`,
       )
       return 0
     },

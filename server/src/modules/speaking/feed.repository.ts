@@ -30,6 +30,21 @@ export async function deleteFeed(db: Executor, userId: number): Promise<void> {
   await db.deleteFrom('speaking_feeds').where('user_id', '=', userId).execute()
 }
 
+/**
+ * A feed ends with the account's trust (docs/SECURITY.md "Calendar feed"):
+ * "sign out everywhere", an administrator's password reset and a
+ * deactivation call this in their own transaction, so a hijacked session
+ * cannot leave behind a read credential that outlives it.
+ */
+export function revokeFeed(db: Executor, userId: number): Promise<void> {
+  return deleteFeed(db, userId)
+}
+
+/** Whether the user has a feed, and since when (the address itself is never kept). */
+export function findFeed(db: Executor, userId: number) {
+  return db.selectFrom('speaking_feeds').select(['created_at']).where('user_id', '=', userId).executeTakeFirst()
+}
+
 /** The active owner of a feed token and their effective permissions, or undefined. */
 export async function findFeedOwner(db: Kysely<DB>, dialect: Dialect, tokenHash: string) {
   const row = await db

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { SpeakingFeed, SpeakingFeedParams } from '@stake/contract'
+import { SpeakingFeed, SpeakingFeedParams, SpeakingFeedStatus } from '@stake/contract'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
@@ -12,6 +12,18 @@ const tags = ['speaking']
 export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new FeedService(ctx)
   const base = (request: FastifyRequest) => ctx.config.publicUrl ?? `${request.protocol}://${request.host}`
+
+  app.get(
+    '/feed',
+    {
+      schema: {
+        tags,
+        summary: 'Whether you have a calendar feed address, and since when (the address itself is shown only once)',
+        response: { 200: SpeakingFeedStatus },
+      },
+    },
+    async (request) => service.status(requireActor(request)),
+  )
 
   app.post(
     '/feed',

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import ical from 'ical-generator'
+import type { SpeakingFeedStatus } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { retrying } from '../../db/transaction.ts'
 import { notFound } from '../../errors.ts'
@@ -34,6 +35,12 @@ export class FeedService {
     const hash = hashToken(token)
     await retrying(() => feeds.upsertFeed(this.ctx.db, actor.id, hash, this.ctx.clock.iso()))
     return token
+  }
+
+  /** The profile's line (S13): whether a feed exists and since when, so an owner sees one he did not make. */
+  async status(actor: Actor): Promise<SpeakingFeedStatus> {
+    const row = await feeds.findFeed(this.ctx.db, actor.id)
+    return { active: row !== undefined, created_at: row?.created_at ?? null }
   }
 
   /** Idempotent: a user without a feed gets 204 too. */

@@ -21,6 +21,7 @@ import { assertUserManagerRemains } from './last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audit } from '../audit/audit.repository.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
+import { revokeFeed } from '../speaking/feed.repository.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
@@ -120,6 +121,7 @@ export class UsersService {
           await audit(trx, who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id })
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
+          await revokeFeed(trx, id) // S13
           await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
         }
         return repo.toUser(row)
@@ -168,6 +170,7 @@ export class UsersService {
       const action = self ? 'user.password_change' : 'user.password_reset'
       await audit(trx, { by: actor.id, at: row.updated_at }, action, { type: 'user', id })
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
+      if (!self) await revokeFeed(trx, id) // S13
       return repo.toUser(row)
     })
   }

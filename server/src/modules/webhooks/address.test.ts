@@ -60,13 +60,45 @@ describe('webhook addresses: what counts as non-public', () => {
   })
 })
 
+const STRICT = { allowPrivate: false, ports: [80, 443] }
+const OPEN = { allowPrivate: true, ports: [80, 443] }
+
+describe('webhook addresses: non-global IPv6 ranges (S11)', () => {
+  it('refuses NAT64 local-use, SIIT, discard, documentation and SRv6 ranges, and IPv6 outside 2000::/3', () => {
+    for (const address of [
+      '64:ff9b:1::a9fe:a9fe', // local-use NAT64 → 169.254.169.254
+      '64:ff9b:1::808:808', // local-use NAT64, even of a public IPv4: the operator's own translator
+      '::ffff:0:7f00:1', // SIIT → 127.0.0.1
+      '::ffff:0:808:808',
+      '100::1',
+      '3fff::1',
+      '3fff:fff::1',
+      '5f00::1',
+      '4000::1',
+    ])
+      assert.equal(isNonPublicAddress(address), true, address)
+  })
+
+  it('judges an address carrying IPv4 by that IPv4 (mapped, well-known NAT64, 6to4)', () => {
+    for (const [address, refused] of [
+      ['::ffff:a9fe:a9fe', true],
+      ['64:ff9b::a9fe:a9fe', true],
+      ['64:ff9b::10.0.0.1', true],
+      ['2002:a9fe:a9fe::1', true],
+      ['64:ff9b::8.8.8.8', false],
+      ['2002:808:808::1', false],
+    ] as const)
+      assert.equal(isNonPublicAddress(address), refused, address)
+  })
+})
+
 describe('webhook URLs (flag off)', () => {
   it('refuses non-http schemes, credentials and unparsable text', async () => {
-    assert.equal((await urlProblem('ftp://93.184.216.34/x', false))?.type, 'url_scheme')
-    assert.equal((await urlProblem('file:///etc/passwd', false))?.type, 'url_scheme')
-    assert.equal((await urlProblem('javascript:alert(1)', false))?.type, 'url_scheme')
-    assert.equal((await urlProblem('https://user:pw@93.184.216.34/x', false))?.type, 'url_credentials')
-    assert.equal((await urlProblem('not a url', false))?.type, 'url_parsing')
+    assert.equal((await urlProblem('ftp://93.184.216.34/x', STRICT))?.type, 'url_scheme')
+    assert.equal((await urlProblem('file:///etc/passwd', STRICT))?.type, 'url_scheme')
+    assert.equal((await urlProblem('javascript:alert(1)', STRICT))?.type, 'url_scheme')
+    assert.equal((await urlProblem('https://user:pw@93.184.216.34/x', STRICT))?.type, 'url_credentials')
+    assert.equal((await urlProblem('not a url', STRICT))?.type, 'url_parsing')
   })
 
   it('refuses literal non-public hosts in every spelling the URL parser accepts', async () => {
@@ -77,21 +109,33 @@ describe('webhook URLs (flag off)', () => {
       'http://127.1/x',
       'http://[::1]/x',
       'http://[::ffff:127.0.0.1]/x',
-      'http://[fd00::1]:8080/x',
+      'http://[fd00::1]/x',
       'http://169.254.169.254/latest/meta-data',
       'http://0.0.0.0/x',
     ])
-      assert.equal((await urlProblem(url, false))?.type, 'url_private', url)
+      assert.equal((await urlProblem(url, STRICT))?.type, 'url_private', url)
   })
 
   it('refuses a name that resolves to a non-public address', async () => {
-    assert.equal((await urlProblem('http://localhost:9/x', false))?.type, 'url_private')
+    assert.equal((await urlProblem('http://localhost/x', STRICT))?.type, 'url_private')
+  })
+
+  it('refuses ports other than the listed ones; the flag lifts the port rule too', async () => {
+    assert.equal((await urlProblem('http://1.1.1.1:25/', STRICT))?.type, 'url_port')
+    assert.equal((await urlProblem('https://93.184.216.34:8443/x', STRICT))?.type, 'url_port')
+    assert.equal(await urlProblem('http://93.184.216.34:80/x', STRICT), null)
+    assert.equal(await urlProblem('https://93.184.216.34:8443/x', { allowPrivate: false, ports: [8443] }), null)
+    assert.equal(
+      (await urlProblem('https://93.184.216.34/x', { allowPrivate: false, ports: [8443] }))?.type,
+      'url_port',
+    )
+    assert.equal(await urlProblem('http://1.1.1.1:25/', OPEN), null)
   })
 
   it('accepts a public address, and anything http(s) when private addresses are allowed', async () => {
-    assert.equal(await urlProblem('https://93.184.216.34/hook', false), null)
-    assert.equal(await urlProblem('http://127.0.0.1:9/x', true), null)
-    assert.equal((await urlProblem('gopher://127.0.0.1/x', true))?.type, 'url_scheme')
+    assert.equal(await urlProblem('https://93.184.216.34/hook', STRICT), null)
+    assert.equal(await urlProblem('http://127.0.0.1:9/x', OPEN), null)
+    assert.equal((await urlProblem('gopher://127.0.0.1/x', OPEN))?.type, 'url_scheme')
   })
 
   it('the connection lookup refuses a name that resolves to a non-public address', async () => {

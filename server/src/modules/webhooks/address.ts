@@ -32,9 +32,13 @@ const V6_BLOCKED: [string, number][] = [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::', 96], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // SIIT IPv4-translated (RFC 6052 2.1): a translator on the inside would reach the IPv4
+  ['64:ff9b:1::', 48], // NAT64 local-use (RFC 8215): the operator's own translator, inside by definition
   ['100::', 64], // discard
   ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, ...)
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 segment identifiers (RFC 9602), never a host on the internet
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -44,6 +48,9 @@ const V6_BLOCKED: [string, number][] = [
 const blocked = new net.BlockList()
 for (const [address, prefix] of V4_BLOCKED) blocked.addSubnet(address, prefix, 'ipv4')
 for (const [address, prefix] of V6_BLOCKED) blocked.addSubnet(address, prefix, 'ipv6')
+/** IANA's global unicast space; IPv6 outside it (save the IPv4-carrying forms) reaches nothing public. */
+const globalUnicast = new net.BlockList()
+globalUnicast.addSubnet('2000::', 3, 'ipv6')
 
 /** The 16 bytes of an IPv6 address (any spelling node accepts), or null. */
 function v6Bytes(address: string): number[] | null {
@@ -75,14 +82,39 @@ function embeddedV4(bytes: number[]): string | null {
   return null
 }
 
-/** True for every address a webhook must not reach: anything but public unicast. */
+/**
+ * True for every address a webhook must not reach: anything but public
+ * unicast. An IPv6 address is refused when its own range is not global, and
+ * one that carries an IPv4 address is judged by that IPv4 address too.
+ */
 export function isNonPublicAddress(address: string): boolean {
   if (net.isIPv4(address)) return blocked.check(address, 'ipv4')
   const bytes = v6Bytes(address)
   if (!bytes) return true // not an address at all: refuse rather than guess
+  const bare = address.split('%')[0]!
+  if (blocked.check(bare, 'ipv6')) return true
   const inner = embeddedV4(bytes)
   if (inner !== null) return blocked.check(inner, 'ipv4')
-  return blocked.check(address.split('%')[0]!, 'ipv6')
+  return !globalUnicast.check(bare, 'ipv6')
+}
+
+/** The web ports (80, 443) unless WEBHOOK_PORTS lists others. */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [80, 443]
+
+/** The port a URL connects to: its own, or its scheme's default. */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80
+}
+
+/**
+ * What a webhook may reach (docs/SECURITY.md "Webhooks"): with `allowPrivate`
+ * (WEBHOOK_ALLOW_PRIVATE, an intranet or the tests) anything; otherwise public
+ * addresses on the listed ports only, so a webhook's test button cannot probe
+ * other services (SMTP, databases) on public hosts.
+ */
+export interface TargetRules {
+  allowPrivate: boolean
+  ports: readonly number[]
 }
 
 /** A URL's host as an address when it is one (IPv6 without brackets), else null. */
@@ -94,7 +126,7 @@ export function literalAddress(hostname: string): string | null {
 export type UrlProblem = { msg: string; type: string }
 
 /** Why a webhook URL is refused, or null. Resolves names (all their addresses) unless private ones are allowed. */
-export async function urlProblem(raw: string, allowPrivate: boolean): Promise<UrlProblem | null> {
+export async function urlProblem(raw: string, rules: TargetRules): Promise<UrlProblem | null> {
   let url: URL
   try {
     url = new URL(raw.trim())
@@ -104,7 +136,9 @@ export async function urlProblem(raw: string, allowPrivate: boolean): Promise<Ur
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     return { msg: 'Only http and https URLs are allowed', type: 'url_scheme' }
   if (url.username || url.password) return { msg: 'Credentials in the URL are not allowed', type: 'url_credentials' }
-  if (allowPrivate) return null
+  if (rules.allowPrivate) return null
+  if (!rules.ports.includes(portOf(url)))
+    return { msg: `Only these ports are allowed: ${rules.ports.join(', ')}`, type: 'url_port' }
   const literal = literalAddress(url.hostname)
   if (literal !== null) return isNonPublicAddress(literal) ? privateProblem : null
   let addresses: { address: string }[]

@@ -1,14 +1,31 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { Socket } from 'node:net'
-import { guardedLookup, isNonPublicAddress, literalAddress, NonPublicAddressError } from './address.ts'
+import {
+  guardedLookup,
+  isNonPublicAddress,
+  literalAddress,
+  NonPublicAddressError,
+  portOf,
+  type TargetRules,
+} from './address.ts'
 
 export interface PostResult {
   /** The receiver's status code; null when no answer came (refused, timed out, unreachable). */
   statusCode: number | null
-  /** Why it did not count as delivered; null for a 2xx answer. */
+  /** Why it did not count as delivered; null for a 2xx answer. One of DELIVERY_ERRORS or `HTTP <status>`. */
   error: string | null
 }
+
+/**
+ * The only words a failed delivery's `last_error` carries (docs/SECURITY.md
+ * "Webhooks"): never the socket's own message, which tells a refused port
+ * from a filtered one and a missing name from a refused address, and would
+ * make the test button a scanner of other people's hosts.
+ */
+export const DELIVERY_ERRORS = { connect: 'could not connect', timeout: 'timed out' } as const
+
+class DeliveryTimeout extends Error {}
 
 /** How much of an answer is read: enough to end the exchange, never kept. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -25,7 +42,7 @@ export function postWebhook(
   target: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: TargetRules & { timeoutMs: number },
 ): Promise<PostResult> {
   return new Promise((resolve) => {
     let settled = false
@@ -38,14 +55,15 @@ export function postWebhook(
     try {
       url = new URL(target)
     } catch {
-      return finish({ statusCode: null, error: 'Not a URL' })
+      return finish({ statusCode: null, error: DELIVERY_ERRORS.connect })
     }
+    // Saved under other settings (WEBHOOK_PORTS changed, or a row edited): checked again here.
     const literal = literalAddress(url.hostname)
-    if (!options.allowPrivate && literal !== null && isNonPublicAddress(literal)) {
-      return finish({ statusCode: null, error: new NonPublicAddressError(url.hostname, literal).message })
-    }
+    const refused =
+      !options.allowPrivate &&
+      ((literal !== null && isNonPublicAddress(literal)) || !options.ports.includes(portOf(url)))
     const transport = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null
-    if (!transport) return finish({ statusCode: null, error: 'Only http and https URLs are allowed' })
+    if (refused || !transport) return finish({ statusCode: null, error: DELIVERY_ERRORS.connect })
 
     const request = transport.request(url, {
       method: 'POST',
@@ -55,10 +73,7 @@ export function postWebhook(
       ...(options.allowPrivate ? {} : { lookup: guardedLookup as never }),
     })
     // The whole exchange is bounded, not only idle time between packets.
-    const deadline = setTimeout(
-      () => request.destroy(new Error(`No answer within ${options.timeoutMs} ms`)),
-      options.timeoutMs,
-    )
+    const deadline = setTimeout(() => request.destroy(new DeliveryTimeout()), options.timeoutMs)
     request.on('socket', (socket: Socket) => {
       if (options.allowPrivate) return
       socket.once('connect', () => {
@@ -66,10 +81,11 @@ export function postWebhook(
         if (!peer || isNonPublicAddress(peer)) request.destroy(new NonPublicAddressError(url.hostname, peer ?? 'none'))
       })
     })
-    request.on('timeout', () => request.destroy(new Error(`No answer within ${options.timeoutMs} ms`)))
+    request.on('timeout', () => request.destroy(new DeliveryTimeout()))
     request.on('error', (error) => {
       clearTimeout(deadline)
-      finish({ statusCode: null, error: error.message.slice(0, 500) })
+      const timedOut = error instanceof DeliveryTimeout
+      finish({ statusCode: null, error: timedOut ? DELIVERY_ERRORS.timeout : DELIVERY_ERRORS.connect })
     })
     request.on('response', (response) => {
       let read = 0
@@ -81,7 +97,7 @@ export function postWebhook(
         clearTimeout(deadline)
         const status = response.statusCode ?? null
         const ok = status !== null && status >= 200 && status < 300
-        finish({ statusCode: status, error: ok ? null : `The receiver answered ${status}` })
+        finish({ statusCode: status, error: ok ? null : `HTTP ${status}` })
       }
       response.on('end', done)
       response.on('close', done)

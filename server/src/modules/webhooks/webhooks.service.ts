@@ -22,10 +22,11 @@ export class WebhooksService {
     this.worker = new WebhookWorker(ctx)
   }
 
-  /** The URL must be http(s) and, unless WEBHOOK_ALLOW_PRIVATE, reach only public addresses (422). */
+  /** The URL must be http(s) and, unless WEBHOOK_ALLOW_PRIVATE, reach only public addresses on allowed ports (422). */
   private async fieldsOf(body: WebhookBody): Promise<repo.WebhookFields & { events: string[] }> {
     const url = body.url.trim()
-    const problem = await urlProblem(url, this.ctx.config.webhookAllowPrivate)
+    const { webhookAllowPrivate: allowPrivate, webhookPorts: ports } = this.ctx.config
+    const problem = await urlProblem(url, { allowPrivate, ports })
     if (problem) throw new ValidationFailure([{ loc: ['body', 'url'], ...problem }])
     return {
       url,

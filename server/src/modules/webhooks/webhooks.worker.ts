@@ -7,14 +7,14 @@ import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
 import { nextAttemptAt } from '../../delivery/schedule.ts'
 import { deliveryHeaders, renderBody, type DeliveryFacts } from './payload.ts'
-import { postWebhook, type PostResult } from './sender.ts'
+import { DELIVERY_ERRORS, postWebhook, type PostResult } from './sender.ts'
 import * as repo from './webhooks.repository.ts'
 
 export interface WorkerDeps {
   db: Kysely<DB>
   dialect: Dialect
   clock: Clock
-  config: Pick<Config, 'publicUrl' | 'webhookAllowPrivate' | 'webhookTimeoutMs'>
+  config: Pick<Config, 'publicUrl' | 'webhookAllowPrivate' | 'webhookPorts' | 'webhookTimeoutMs'>
   log?: FastifyBaseLogger
 }
 
@@ -108,9 +108,10 @@ export class WebhookWorker {
       result = await postWebhook(webhook.url, body, headers, {
         timeoutMs: config.webhookTimeoutMs,
         allowPrivate: config.webhookAllowPrivate,
+        ports: config.webhookPorts,
       })
-    } catch (error) {
-      result = { statusCode: null, error: error instanceof Error ? error.message : 'Delivery failed' }
+    } catch {
+      result = { statusCode: null, error: DELIVERY_ERRORS.connect }
     }
     const now = clock.now()
     const delivered = result.error === null

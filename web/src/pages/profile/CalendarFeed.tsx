@@ -4,12 +4,12 @@ import { useSpeakingFeed, webcalUrl } from '../../api/feed'
 import { ConfirmDialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
 import { QrCode } from '../../components/QrCode'
-import { ErrorMessage, Field } from '../../components/ui'
+import { ErrorMessage, Field, formatDateTime } from '../../components/ui'
 
 /** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app (contract §13). */
 export function CalendarFeed() {
   const { t } = useTranslation('calendar')
-  const { url, create, revoke } = useSpeakingFeed()
+  const { url, status, create, revoke } = useSpeakingFeed()
   const notify = useNotify()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
   const [revoked, setRevoked] = useState(false)
@@ -18,6 +18,13 @@ export function CalendarFeed() {
     <section className="card" aria-labelledby="calendar-h">
       <h2 id="calendar-h">{t('title')}</h2>
       <p className="muted">{t('intro')}</p>
+      {status && (
+        <p data-testid="feed-status">
+          {status.active && status.created_at
+            ? t('activeSince', { date: formatDateTime(status.created_at) })
+            : t('noFeed')}
+        </p>
+      )}
       <ErrorMessage error={create.error ?? revoke.error} />
       {url && webcal && (
         <div className="stack">
