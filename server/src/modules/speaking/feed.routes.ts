@@ -19,6 +19,7 @@ export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         tags,
         summary: 'Whether you have a calendar feed address, and since when (the address itself is shown only once)',
+        operationId: 'getCalendarFeedStatus',
         response: { 200: SpeakingFeedStatus },
       },
     },
