@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import {
   api,
@@ -10,6 +20,7 @@ import {
   setAccessToken,
   setSession,
 } from '../api/client'
+import { fetchMe, readMe, writeMe } from '../api/me'
 import type { Me, TokenResponse } from '../api/types'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
@@ -48,7 +59,12 @@ const AuthContext = createContext<AuthState | null>(null)
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient()
   const [status, setStatus] = useState<Status>('loading')
-  const [me, setMe] = useState<Me | null>(null)
+  // The signed-in user is read from the query cache (api/me.ts), synchronously:
+  // it is written before `status` changes, so no render sees one without the other.
+  const me = useSyncExternalStore(
+    useCallback((onChange) => queryClient.getQueryCache().subscribe(onChange), [queryClient]),
+    () => readMe(queryClient),
+  )
   const [sessionExpired, setSessionExpired] = useState(false)
   const [idleSignOut, setIdleSignOut] = useState(false)
   /** Seconds without activity that end this session (shared computer), else null. */
@@ -64,17 +80,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setAccessToken(null)
     setIdleTimeout(null)
     queryClient.clear()
-    setMe(null)
+    writeMe(queryClient, null)
     setStatus('anonymous')
   }, [queryClient])
 
   const reloadMe = useCallback(async () => {
-    const profile = await api<Me>('/auth/me')
+    const profile = await fetchMe()
     adoptAccountLanguage(profile)
-    setMe(profile)
+    writeMe(queryClient, profile)
     setStatus('authenticated')
     return profile
-  }, [])
+  }, [queryClient])
 
   // Spec §5 rule 4: on page load, a silent refresh, then the profile.
   useEffect(() => {
@@ -88,10 +104,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return
         }
         preloadFirstScreen()
-        const profile = await api<Me>('/auth/me')
+        const profile = await fetchMe()
         if (cancelled) return
         adoptAccountLanguage(profile)
-        setMe(profile)
+        writeMe(queryClient, profile)
         setIdleTimeout(getIdleTimeout())
         setBootError(null)
         setStatus('authenticated')
@@ -106,7 +122,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true
     }
-  }, [bootAttempt])
+  }, [bootAttempt, queryClient])
 
   // A page opened without a connection signs the user in by itself once it is back.
   const online = useOnline()
@@ -135,9 +151,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onPasswordChangeRequired(() => {
-        setMe((m) => (m ? { ...m, force_password_reset: true } : m))
+        writeMe(queryClient, (m) => (m ? { ...m, force_password_reset: true } : m))
       }),
-    [],
+    [queryClient],
   )
 
   const login = useCallback(
@@ -175,7 +191,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOutIdle = useCallback(() => {
     void logout().then(() => setIdleSignOut(true))
   }, [logout])
-  const keepAlive = useCallback(() => api('/auth/me'), [])
+  const keepAlive = useCallback(() => fetchMe(), [])
   useInactivitySignOut(status === 'authenticated' ? idleTimeout : null, signOutIdle, keepAlive)
 
   const value = useMemo<AuthState>(
