@@ -105,3 +105,15 @@ export function useResetPassword(id: number) {
     invalidates: () => [userKeys.all],
   })
 }
+
+/** The user's own password change (the current one is required); the profile is reloaded by the caller. */
+export function useChangePassword() {
+  return useChange({
+    mutationFn: ({ id, oldPassword, newPassword }: { id: number; oldPassword: string; newPassword: string }) =>
+      api<User>(`/users/${id}/password`, {
+        method: 'PATCH',
+        body: { old_password: oldPassword, new_password: newPassword },
+      }),
+    invalidates: () => [],
+  })
+}
