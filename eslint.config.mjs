@@ -39,4 +39,43 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     ...reactHooks.configs.flat.recommended,
   },
+  {
+    // One data layer (issue 24): pages use the hooks of web/src/api/<domain>.ts,
+    // whose key factories are the only place query keys are written and whose
+    // mutations say what they invalidate. A page cannot slip back to its own
+    // queries, keys or requests.
+    files: ['web/src/pages/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: ['useQuery', 'useMutation', 'useQueryClient', 'useSuspenseQuery', 'useInfiniteQuery'],
+              message: 'Use (or add) a hook in web/src/api/<domain>.ts.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['api', 'apiPage', 'request'],
+              message: 'Requests belong in web/src/api/<domain>.ts.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='fetch']",
+          message: 'Requests belong in web/src/api/<domain>.ts.',
+        },
+        {
+          selector: "Property[key.name='queryKey']",
+          message: 'Query keys come from the key factories in web/src/api/<domain>.ts.',
+        },
+      ],
+    },
+  },
 )

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react'
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useAuth } from './auth/AuthProvider'
@@ -12,27 +12,6 @@ import { lazyPage } from './resilience/lazyPage'
 import { loadChunk } from './resilience/chunks'
 import { RouteBoundary } from './resilience/ErrorBoundary'
 
-// Everything past sign-in is loaded on demand, each page when it is first
-// opened (no prefetch of pages the user may never visit on a slow phone link).
-const pages = {
-  board: loadBoardPage,
-  proposal: () => import('./pages/proposals/ProposalPage'),
-  newProposal: () => import('./pages/proposals/NewProposalPage'),
-  speaking: () => import('./pages/speaking/SpeakingPage'),
-  callings: () => import('./pages/callings/CallingsPage'),
-  calling: () => import('./pages/callings/CallingPage'),
-  users: () => import('./pages/users/UsersPage'),
-  wards: () => import('./pages/wards/WardsPage'),
-  webhooks: () => import('./pages/webhooks/WebhooksPage'),
-  profile: () => import('./pages/profile/ProfilePage'),
-  public: () => import('./pages/public/PublicPage'),
-  inbox: () => import('./pages/notifications/InboxPage'),
-  audit: () => import('./pages/audit/AuditPage'),
-  sustainings: () => import('./pages/sustainings/SustainingsPage'),
-  archive: () => import('./pages/sustainings/ArchivePage'),
-  // Only a user with a temporary password sees it: not part of the sign-in download.
-  changePassword: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
-}
 const LazyLayout = lazy(() => loadChunk(loadLayout).then((m) => ({ default: m.Layout })))
 function Layout({ children }: { children: ReactNode }) {
   return (
@@ -41,23 +20,45 @@ function Layout({ children }: { children: ReactNode }) {
     </Suspense>
   )
 }
-// Each retries its download and recovers from a deploy (resilience/chunks.ts).
-const BoardPage = lazyPage(pages.board)
-const ProposalPage = lazyPage(pages.proposal)
-const NewProposalPage = lazyPage(pages.newProposal)
-const SpeakingPage = lazyPage(pages.speaking)
-const CallingsPage = lazyPage(pages.callings)
-const CallingPage = lazyPage(pages.calling)
-const UsersPage = lazyPage(pages.users)
-const WardsPage = lazyPage(pages.wards)
-const WebhooksPage = lazyPage(pages.webhooks)
-const ProfilePage = lazyPage(pages.profile)
-const PublicPage = lazyPage(pages.public)
-const ChangePasswordPage = lazyPage(pages.changePassword)
-const InboxPage = lazyPage(pages.inbox)
-const AuditPage = lazyPage(pages.audit)
-const SustainingsPage = lazyPage(pages.sustainings)
-const ArchivePage = lazyPage(pages.archive)
+
+/**
+ * The screens past sign-in. Each is loaded on demand, when it is first
+ * opened (no prefetch of pages the user may never visit on a slow phone
+ * link), and retries its download and recovers from a deploy
+ * (resilience/chunks.ts). `access`: who may open it — everyone (`public`),
+ * any signed-in user (the default), or only holders of a permission.
+ */
+interface PageRoute {
+  path: string
+  load: () => Promise<{ default: ComponentType }>
+  access?: 'public' | Permission
+}
+
+const PAGE_ROUTES: PageRoute[] = [
+  // Only a user with a temporary password sees it: not part of the sign-in download.
+  {
+    path: ROUTES.changePassword,
+    load: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
+    access: 'public',
+  },
+  { path: ROUTES.public, load: () => import('./pages/public/PublicPage'), access: 'public' },
+  { path: ROUTES.board, load: loadBoardPage },
+  { path: ROUTES.newProposal, load: () => import('./pages/proposals/NewProposalPage'), access: 'proposals.submit' },
+  { path: ROUTES.proposal(':id'), load: () => import('./pages/proposals/ProposalPage') },
+  { path: ROUTES.schedule, load: () => import('./pages/speaking/SpeakingPage') },
+  { path: ROUTES.callings, load: () => import('./pages/callings/CallingsPage') },
+  { path: ROUTES.calling(':id'), load: () => import('./pages/callings/CallingPage') },
+  { path: ROUTES.users, load: () => import('./pages/users/UsersPage'), access: 'users.manage' },
+  { path: ROUTES.wards, load: () => import('./pages/wards/WardsPage') },
+  { path: ROUTES.webhooks, load: () => import('./pages/webhooks/WebhooksPage'), access: 'proposals.manage' },
+  { path: ROUTES.audit, load: () => import('./pages/audit/AuditPage'), access: 'users.manage' },
+  { path: ROUTES.sustainings, load: () => import('./pages/sustainings/SustainingsPage') },
+  { path: ROUTES.archive, load: () => import('./pages/sustainings/ArchivePage') },
+  { path: ROUTES.profile, load: () => import('./pages/profile/ProfilePage') },
+  { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
+]
+
+const PAGES = PAGE_ROUTES.map(({ path, load, access }) => ({ path, access, Screen: lazyPage(load) }))
 
 function FullPageLoading() {
   const { t } = useTranslation()
@@ -137,162 +138,20 @@ export function App() {
           )
         }
       />
-      <Route
-        path={ROUTES.changePassword}
-        element={
+      {PAGES.map(({ path, access, Screen }) => {
+        const screen = (
           <Page>
-            <ChangePasswordPage />
+            <Screen />
           </Page>
-        }
-      />
-      <Route
-        path={ROUTES.public}
-        element={
-          <Page>
-            <PublicPage />
-          </Page>
-        }
-      />
-      <Route
-        path={ROUTES.board}
-        element={
-          <RequireAuth>
-            <Page>
-              <BoardPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.newProposal}
-        element={
-          <RequireAuth perm="proposals.submit">
-            <Page>
-              <NewProposalPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path="/proposals/:id"
-        element={
-          <RequireAuth>
-            <Page>
-              <ProposalPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.schedule}
-        element={
-          <RequireAuth>
-            <Page>
-              <SpeakingPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.callings}
-        element={
-          <RequireAuth>
-            <Page>
-              <CallingsPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path="/manage/callings/:id"
-        element={
-          <RequireAuth>
-            <Page>
-              <CallingPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.users}
-        element={
-          <RequireAuth perm="users.manage">
-            <Page>
-              <UsersPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.wards}
-        element={
-          <RequireAuth>
-            <Page>
-              <WardsPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.webhooks}
-        element={
-          <RequireAuth perm="proposals.manage">
-            <Page>
-              <WebhooksPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.audit}
-        element={
-          <RequireAuth perm="users.manage">
-            <Page>
-              <AuditPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.sustainings}
-        element={
-          <RequireAuth>
-            <Page>
-              <SustainingsPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.archive}
-        element={
-          <RequireAuth>
-            <Page>
-              <ArchivePage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.profile}
-        element={
-          <RequireAuth>
-            <Page>
-              <ProfilePage />
-            </Page>
-          </RequireAuth>
-        }
-      />
-      <Route
-        path={ROUTES.inbox}
-        element={
-          <RequireAuth>
-            <Page>
-              <InboxPage />
-            </Page>
-          </RequireAuth>
-        }
-      />
+        )
+        return (
+          <Route
+            key={path}
+            path={path}
+            element={access === 'public' ? screen : <RequireAuth perm={access}>{screen}</RequireAuth>}
+          />
+        )
+      })}
       <Route path="*" element={<NotFound />} />
     </Routes>
   )

@@ -3,9 +3,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { isOpenStage } from '@stake/contract/stages'
 import { actionKeys } from './actions'
 import { api, apiPage } from './client'
-import { qk } from './queries'
+import { useChange } from './mutation'
+import { proposalKeys } from './proposals'
 import { showHtml } from './script-window'
-import type { Calling, Proposal, ProposalInput, Sustainings } from './types'
+import type { Proposal, Sustainings } from './types'
 
 /**
  * Sustainings and records (contract §12): each ward's list and script,
@@ -13,10 +14,10 @@ import type { Calling, Proposal, ProposalInput, Sustainings } from './types'
  */
 export const sustainingKeys = {
   all: ['sustainings'] as const,
-  ward: (wardId: number) => ['sustainings', wardId] as const,
-  archive: (filters: ArchiveFilters) => ['proposals', 'archive', filters] as const,
-  openFor: (name: string) => ['proposals', 'open-for', name] as const,
-  callingOptions: ['callings', 'options'] as const,
+  ward: (wardId: number) => [...sustainingKeys.all, wardId] as const,
+  // Proposal lists: any change to a proposal makes them stale (api/proposals.ts).
+  archive: (filters: ArchiveFilters) => proposalKeys.list({ archive: filters }),
+  openFor: (name: string) => proposalKeys.list({ openFor: name }),
 }
 
 export function useSustainings(wardId: number | null) {
@@ -30,18 +31,14 @@ export function useSustainings(wardId: number | null) {
 /** POST …/presented; the ward lists, the board, the proposal and the action queue change with it. */
 export function usePresent() {
   const qc = useQueryClient()
-  return useMutation({
+  return useChange({
     mutationFn: ({ proposalId, wardId, date }: { proposalId: number; wardId: number; date?: string }) =>
       api<Proposal>(`/calling-kanban/proposals/${proposalId}/presented`, {
         method: 'POST',
         body: { ward_id: wardId, ...(date ? { date } : {}) },
       }),
-    onSuccess: (proposal) => {
-      qc.setQueryData(qk.proposal(proposal.id), proposal)
-      void qc.invalidateQueries({ queryKey: sustainingKeys.all })
-      void qc.invalidateQueries({ queryKey: qk.board })
-      void qc.invalidateQueries({ queryKey: actionKeys.all })
-    },
+    onSuccess: (proposal) => qc.setQueryData(proposalKeys.detail(proposal.id), proposal),
+    invalidates: () => [sustainingKeys.all, proposalKeys.all, actionKeys.all],
   })
 }
 
@@ -132,26 +129,4 @@ export function useOpenProposalsFor(fname: string, lname: string, exceptId?: num
     (p) => isOpenStage(p.stage) && p.id !== exceptId && `${p.fname} ${p.lname}`.toLowerCase() === name.toLowerCase(),
   )
   return ready ? matches : []
-}
-
-/** Callings to link a proposal or a release to (the first 200 by name). */
-export function useCallingOptions() {
-  return useQuery({
-    queryKey: sustainingKeys.callingOptions,
-    queryFn: async () => (await apiPage<Calling>('/callings/', { query: { limit: 200, sort: 'name' } })).items,
-    staleTime: 60_000,
-  })
-}
-
-/** POST /calling-kanban/proposals. */
-export function useCreateProposal() {
-  const qc = useQueryClient()
-  return useMutation({
-    mutationFn: (input: ProposalInput) => api<Proposal>('/calling-kanban/proposals', { method: 'POST', body: input }),
-    onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.board })
-      void qc.invalidateQueries({ queryKey: ['proposals'] })
-      void qc.invalidateQueries({ queryKey: actionKeys.all })
-    },
-  })
 }

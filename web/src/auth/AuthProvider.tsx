@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import {
   api,
@@ -10,6 +20,7 @@ import {
   setAccessToken,
   setSession,
 } from '../api/client'
+import { fetchMe, readMe, writeMe } from '../api/me'
 import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
@@ -49,7 +60,12 @@ const AuthContext = createContext<AuthState | null>(null)
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient()
   const [status, setStatus] = useState<Status>('loading')
-  const [me, setMe] = useState<Me | null>(null)
+  // The signed-in user is read from the query cache (api/me.ts), synchronously:
+  // it is written before `status` changes, so no render sees one without the other.
+  const me = useSyncExternalStore(
+    useCallback((onChange) => queryClient.getQueryCache().subscribe(onChange), [queryClient]),
+    () => readMe(queryClient),
+  )
   const [sessionExpired, setSessionExpired] = useState(false)
   const [idleSignOut, setIdleSignOut] = useState(false)
   /** Seconds without activity that end this session (shared computer), else null. */
@@ -66,17 +82,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setIdleTimeout(null)
     forgetShownPages() // S15: no printable page stays readable after a sign-out
     queryClient.clear()
-    setMe(null)
+    writeMe(queryClient, null)
     setStatus('anonymous')
   }, [queryClient])
 
   const reloadMe = useCallback(async () => {
-    const profile = await api<Me>('/auth/me')
+    const profile = await fetchMe()
     adoptAccountLanguage(profile)
-    setMe(profile)
+    writeMe(queryClient, profile)
     setStatus('authenticated')
     return profile
-  }, [])
+  }, [queryClient])
 
   // Spec §5 rule 4: on page load, a silent refresh, then the profile.
   useEffect(() => {
@@ -90,10 +106,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return
         }
         preloadFirstScreen()
-        const profile = await api<Me>('/auth/me')
+        const profile = await fetchMe()
         if (cancelled) return
         adoptAccountLanguage(profile)
-        setMe(profile)
+        writeMe(queryClient, profile)
         setIdleTimeout(getIdleTimeout())
         setBootError(null)
         setStatus('authenticated')
@@ -108,7 +124,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true
     }
-  }, [bootAttempt])
+  }, [bootAttempt, queryClient])
 
   // A page opened without a connection signs the user in by itself once it is back.
   const online = useOnline()
@@ -137,9 +153,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(
     () =>
       onPasswordChangeRequired(() => {
-        setMe((m) => (m ? { ...m, force_password_reset: true } : m))
+        writeMe(queryClient, (m) => (m ? { ...m, force_password_reset: true } : m))
       }),
-    [],
+    [queryClient],
   )
 
   const login = useCallback(
@@ -177,7 +193,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOutIdle = useCallback(() => {
     void logout().then(() => setIdleSignOut(true))
   }, [logout])
-  const keepAlive = useCallback(() => api('/auth/me'), [])
+  const keepAlive = useCallback(() => fetchMe(), [])
   useInactivitySignOut(status === 'authenticated' ? idleTimeout : null, signOutIdle, keepAlive)
 
   const value = useMemo<AuthState>(

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../api/client'
-import type { User } from '../api/types'
+import { ApiError } from '../api/client'
+import { useChangePassword } from '../api/users'
 import { Field, splitError, type FieldErrors } from '../components/ui'
 import { useNotify } from '../components/Notice'
 import { ROUTES } from '../routes'
@@ -14,6 +14,7 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
   const { me, reloadMe } = useAuth()
   const navigate = useNavigate()
   const notify = useNotify()
+  const change = useChangePassword()
   const [oldPw, setOldPw] = useState('')
   const [newPw, setNewPw] = useState('')
   const [confirm, setConfirm] = useState('')
@@ -35,10 +36,7 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
     if (Object.keys(errs).length > 0) return
     setBusy(true)
     try {
-      await api<User>(`/users/${me.id}/password`, {
-        method: 'PATCH',
-        body: { old_password: oldPw, new_password: newPw },
-      })
+      await change.mutateAsync({ id: me.id, oldPassword: oldPw, newPassword: newPw })
       setOldPw('')
       setNewPw('')
       setConfirm('')

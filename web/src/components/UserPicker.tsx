@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react'
 import { useCombobox } from 'downshift'
 import { useTranslation } from 'react-i18next'
 import type { User } from '../api/types'
-import { useUsersLite } from '../api/queries'
+import { useUsersLite } from '../api/users'
 
 interface Props {
   label: string

@@ -32,7 +32,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(r
 
 /** Resolves at once when the browser says it is online, else at the next `online` event. */
 export function waitUntilOnline(): Promise<void> {
-  if (typeof navigator === 'undefined' || navigator.onLine) return Promise.resolve()
+  // Node 21+ has a `navigator` without `onLine` (and no window): only a browser that says offline waits.
+  if (typeof window === 'undefined' || typeof navigator === 'undefined' || navigator.onLine !== false) {
+    return Promise.resolve()
+  }
   return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }))
 }
 

@@ -1,7 +1,7 @@
 import { useFilterParams } from '../../components/filterParams'
 import { useTranslation } from 'react-i18next'
 import { AUDIT_ACTIONS, AUDIT_GROUPS, useAuditLog, useAuditPeople, type AuditEntry } from '../../api/audit'
-import { useWards, wardName } from '../../api/queries'
+import { useWards, wardName } from '../../api/wards'
 import { Pagination } from '../../components/Pagination'
 import { UserPicker } from '../../components/UserPicker'
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui'

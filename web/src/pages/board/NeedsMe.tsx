@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useActions } from '../../api/actions'
-import { wardName } from '../../api/queries'
+import { wardName } from '../../api/wards'
 import type { ActionItem, Stage, Ward } from '../../api/types'
 import { ROUTES } from '../../routes'
 

@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useQuery } from '@tanstack/react-query'
-import { apiPage } from '../../api/client'
-import { qk, useWards } from '../../api/queries'
-import type { Board, Me, Proposal, User } from '../../api/types'
+import { useProposalCount } from '../../api/proposals'
+import { useActiveUserCount } from '../../api/users'
+import { useWards } from '../../api/wards'
+import type { Board, Me } from '../../api/types'
 import { can } from '../../auth/roles'
 import { ROUTES } from '../../routes'
 
@@ -19,22 +19,6 @@ function wasDismissed(userId: number): boolean {
   } catch {
     return false
   }
-}
-
-/** How many active users and proposals there are (one row each; the total comes in X-Total-Count). */
-function useSetupCounts(enabled: boolean) {
-  const usersQuery = { limit: 1, active: true }
-  const users = useQuery({
-    queryKey: qk.users(usersQuery),
-    queryFn: () => apiPage<User>('/users/', { query: usersQuery }),
-    enabled,
-  })
-  const proposals = useQuery({
-    queryKey: ['proposals', 'count'] as const,
-    queryFn: () => apiPage<Proposal>('/calling-kanban/proposals', { query: { limit: 1 } }),
-    enabled,
-  })
-  return { users, proposals }
 }
 
 interface Step {
@@ -56,7 +40,8 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
   const [dismissed, setDismissed] = useState(() => wasDismissed(me.id))
   const show = allowed && !dismissed
   const wards = useWards()
-  const { users, proposals } = useSetupCounts(show)
+  const users = useActiveUserCount(show)
+  const proposals = useProposalCount(show)
 
   if (!show || !wards.data || !board || !users.data || !proposals.data) return null
 

@@ -1,15 +1,11 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { CallingBody } from '../../api/callings'
 import { PERMISSIONS, type Calling } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { Field, splitError, type FieldErrors } from '../../components/ui'
 
-export interface CallingInput {
-  name: string
-  is_public: boolean
-  max_slots: number
-  permissions: string[]
-}
+export type CallingInput = CallingBody
 
 const FIELDS = ['name', 'is_public', 'max_slots', 'permissions']
 

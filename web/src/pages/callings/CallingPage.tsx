@@ -1,10 +1,18 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api, ApiError } from '../../api/client'
-import { qk, useUsersLite, userName, useWards, wardName } from '../../api/queries'
-import type { Calling, CallingHistoryRow, Slot } from '../../api/types'
+import { ApiError } from '../../api/client'
+import {
+  useCalling,
+  useCallingHistory,
+  useDeleteCalling,
+  useFillSeat,
+  useReleaseSeat,
+  useUpdateCalling,
+} from '../../api/callings'
+import { useUsersLite, userName } from '../../api/users'
+import { useWards, wardName } from '../../api/wards'
+import type { Slot } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can } from '../../auth/roles'
 import { ConfirmDialog, Dialog } from '../../components/Dialog'
@@ -18,17 +26,14 @@ export default function CallingPage() {
   const { t } = useTranslation('callings')
   const id = Number(useParams().id)
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const navigate = useNavigate()
   const users = useUsersLite()
   const wards = useWards()
   const manage = can(me, 'callings.manage')
-  const calling = useQuery({ queryKey: qk.calling(id), queryFn: () => api<Calling>(`/callings/${id}`) })
-  const history = useQuery({
-    queryKey: [...qk.calling(id), 'history'],
-    queryFn: () => api<CallingHistoryRow[]>(`/callings/${id}/history`),
-  })
+  const calling = useCalling(id)
+  const history = useCallingHistory(id)
+  const update = useUpdateCalling(id)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
   const [filling, setFilling] = useState<Slot | null>(null)
@@ -36,13 +41,7 @@ export default function CallingPage() {
   const [pick, setPick] = useState<number | null>(null)
   const [pickError, setPickError] = useState<string | undefined>()
 
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['callings'] })
-  }
-
-  const fill = useMutation({
-    mutationFn: ({ slot, user }: { slot: number; user: number }) =>
-      api(`/callings/${id}/${slot}`, { method: 'PUT', body: { user_id: user } }),
+  const fill = useFillSeat(id, {
     onSuccess: () => {
       setFilling(null)
       notify(t('seat.filled'), 'success')
@@ -55,20 +54,15 @@ export default function CallingPage() {
         setPickError(s.fields.user_id ?? s.general ?? undefined)
       }
     },
-    onSettled: refresh,
   })
-  const release = useMutation({
-    mutationFn: (slot: number) => api(`/callings/${id}/${slot}`, { method: 'DELETE' }),
+  const release = useReleaseSeat(id, {
     onSuccess: () => {
       setReleasing(null)
       notify(t('seat.released'), 'success')
     },
-    onSettled: refresh,
   })
-  const remove = useMutation({
-    mutationFn: () => api(`/callings/${id}`, { method: 'DELETE' }),
+  const remove = useDeleteCalling(id, {
     onSuccess: () => {
-      refresh()
       notify(t('calling.deleted'), 'success')
       navigate(ROUTES.callings, { replace: true })
     },
@@ -215,9 +209,7 @@ export default function CallingPage() {
           submitLabel={t('common:save')}
           onCancel={() => setEditing(false)}
           onSubmit={async (v) => {
-            const updated = await api<Calling>(`/callings/${id}`, { method: 'PUT', body: v })
-            if (updated && typeof updated === 'object' && 'id' in updated) qc.setQueryData(qk.calling(id), updated)
-            refresh()
+            await update.mutateAsync(v)
             setEditing(false)
             notify(t('calling.saved'), 'success')
           }}

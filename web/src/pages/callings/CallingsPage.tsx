@@ -2,10 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { useFilterParams } from '../../components/filterParams'
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api, apiPage } from '../../api/client'
-import { qk } from '../../api/queries'
-import type { Calling } from '../../api/types'
+import { useCallings, useCreateCalling } from '../../api/callings'
 import { useMe } from '../../auth/AuthProvider'
 import { can } from '../../auth/roles'
 import { Dialog } from '../../components/Dialog'
@@ -20,7 +17,7 @@ const PAGE = 25
 export default function CallingsPage() {
   const { t } = useTranslation('callings')
   const me = useMe()
-  const qc = useQueryClient()
+  const create = useCreateCalling()
   const notify = useNotify()
   const navigate = useNavigate()
   const [params, update] = useFilterParams()
@@ -41,11 +38,7 @@ export default function CallingsPage() {
     limit: PAGE,
     offset: (page - 1) * PAGE,
   }
-  const list = useQuery({
-    queryKey: qk.callings(query),
-    queryFn: () => apiPage<Calling>('/callings/', { query }),
-    placeholderData: keepPreviousData,
-  })
+  const list = useCallings(query)
 
   return (
     <div>
@@ -153,9 +146,8 @@ export default function CallingsPage() {
           submitLabel={t('list.create')}
           onCancel={() => setCreating(false)}
           onSubmit={async (v) => {
-            const created = await api<Calling>('/callings/', { method: 'POST', body: v })
+            const created = await create.mutateAsync(v)
             setCreating(false)
-            void qc.invalidateQueries({ queryKey: ['callings'] })
             notify(t('list.created', { name: created.name }), 'success')
             navigate(ROUTES.calling(created.id))
           }}

@@ -1,7 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import type { User } from '../../api/types'
+import { useUpdateUser } from '../../api/users'
 import { useAuth, useMe } from '../../auth/AuthProvider'
 import { ErrorMessage } from '../../components/ui'
 import { useNotify } from '../../components/Notice'
@@ -17,6 +16,7 @@ export function LanguageSwitch() {
   const me = useMe()
   const { reloadMe } = useAuth()
   const notify = useNotify()
+  const update = useUpdateUser()
   const [error, setError] = useState<unknown>(null)
   const [busy, setBusy] = useState(false)
   // The choice shows at once, while the texts in the new language are fetched.
@@ -30,8 +30,8 @@ export function LanguageSwitch() {
     setBusy(true)
     try {
       await setLanguage(language)
-      await api<User>(`/users/${me.id}`, {
-        method: 'PUT',
+      await update.mutateAsync({
+        id: me.id,
         body: { fname: me.fname, lname: me.lname, email: me.email, active: me.active, language },
       })
       await reloadMe()

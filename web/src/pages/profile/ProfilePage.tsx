@@ -2,10 +2,8 @@ import { useState } from 'react'
 import { useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../api/client'
-import { qk } from '../../api/queries'
-import type { Session, User } from '../../api/types'
+import { useEndSession, useSessions } from '../../api/sessions'
+import { useUpdateUser } from '../../api/users'
 import { useAuth, useMe } from '../../auth/AuthProvider'
 import { PasswordForm } from '../../auth/PasswordForm'
 import { ConfirmDialog } from '../../components/Dialog'
@@ -30,6 +28,7 @@ function ProfileForm() {
   const me = useMe()
   const { reloadMe } = useAuth()
   const notify = useNotify()
+  const update = useUpdateUser()
   const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email })
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
@@ -49,8 +48,8 @@ function ProfileForm() {
         if (Object.keys(errs).length) return
         setBusy(true)
         try {
-          await api<User>(`/users/${me.id}`, {
-            method: 'PUT',
+          await update.mutateAsync({
+            id: me.id,
             body: { fname: v.fname.trim(), lname: v.lname.trim(), email: v.email.trim(), active: me.active },
           })
           await reloadMe()
@@ -120,16 +119,11 @@ function describeAgent(t: TFunction, ua: string | null | undefined): string {
 function Sessions() {
   const { t } = useTranslation('profile')
   const { logout } = useAuth()
-  const qc = useQueryClient()
   const notify = useNotify()
   const navigate = useNavigate()
-  const sessions = useQuery({ queryKey: qk.sessions, queryFn: () => api<Session[]>('/auth/sessions') })
+  const sessions = useSessions()
   const [confirmAll, setConfirmAll] = useState(false)
-  const end = useMutation({
-    mutationFn: (s: Session) => api(`/auth/sessions/${s.id}`, { method: 'DELETE' }),
-    onSuccess: () => notify(t('sessions.ended'), 'success'),
-    onSettled: () => void qc.invalidateQueries({ queryKey: qk.sessions }),
-  })
+  const end = useEndSession({ onSuccess: () => notify(t('sessions.ended'), 'success') })
   return (
     <section className="card" aria-labelledby="sessions-h">
       <h2 id="sessions-h">{t('sessions.title')}</h2>

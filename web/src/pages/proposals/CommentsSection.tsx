@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { useUsersLite, userName } from '../../api/queries'
+import { useComments, useDeleteComment, useSaveComment } from '../../api/proposals'
+import { useUsersLite, userName } from '../../api/users'
 import type { Comment } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can } from '../../auth/roles'
@@ -72,23 +71,17 @@ function CommentEditor({
 export function CommentsSection({ proposalId }: { proposalId: number }) {
   const { t } = useTranslation('proposal')
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const users = useUsersLite()
-  const key = ['proposal-sub', proposalId, 'comments']
-  const comments = useQuery({
-    queryKey: key,
-    queryFn: () => api<Comment[]>(`/calling-kanban/proposals/${proposalId}/comments`),
-  })
+  const comments = useComments(proposalId)
+  const save = useSaveComment(proposalId)
   const [editingId, setEditingId] = useState<number | null>(null)
   const [deleting, setDeleting] = useState<Comment | null>(null)
 
-  const del = useMutation({
-    mutationFn: (c: Comment) => api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, { method: 'DELETE' }),
+  const del = useDeleteComment(proposalId, {
     onSuccess: () => {
       setDeleting(null)
       notify(t('comments.deleted'), 'success')
-      void qc.invalidateQueries({ queryKey: key })
     },
   })
 
@@ -123,12 +116,8 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
                   submitLabel={t('common:save')}
                   onCancel={() => setEditingId(null)}
                   onSave={async (text) => {
-                    await api(`/calling-kanban/proposals/${proposalId}/comments/${c.id}`, {
-                      method: 'PUT',
-                      body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
-                    })
+                    await save.mutateAsync({ commentId: c.id, commenterId: me.id, text })
                     setEditingId(null)
-                    await qc.invalidateQueries({ queryKey: key })
                   }}
                 />
               ) : (
@@ -163,11 +152,7 @@ export function CommentsSection({ proposalId }: { proposalId: number }) {
         label={t('comments.add')}
         submitLabel={t('comments.post')}
         onSave={async (text) => {
-          await api(`/calling-kanban/proposals/${proposalId}/comments`, {
-            method: 'POST',
-            body: { proposal_id: proposalId, commenter_id: me.id, comment_text: text },
-          })
-          await qc.invalidateQueries({ queryKey: key })
+          await save.mutateAsync({ commenterId: me.id, text })
         }}
       />
       <ConfirmDialog

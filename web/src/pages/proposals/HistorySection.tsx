@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
 import { Trans, useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
-import { api } from '../../api/client'
-import { useUsersLite, userName } from '../../api/queries'
+import { useProposalHistory } from '../../api/proposals'
+import { useUsersLite, userName } from '../../api/users'
 import type { HistoryRow, Stage } from '../../api/types'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 
@@ -15,11 +14,7 @@ const label = (t: TFunction, s: Stage | null) => t(`common:stage.${s ?? 'submitt
 export function HistorySection({ proposalId, stage }: { proposalId: number; stage: Stage }) {
   const { t } = useTranslation('proposal')
   const users = useUsersLite()
-  const history = useQuery({
-    // The stage is part of the key so that a move refetches the timeline.
-    queryKey: ['proposal-sub', proposalId, 'history', stage],
-    queryFn: () => api<HistoryRow[]>(`/calling-kanban/proposals/${proposalId}/history`),
-  })
+  const history = useProposalHistory(proposalId, stage)
   return (
     <section className="card history" aria-labelledby="history-h">
       <h2 id="history-h">{t('history.title')}</h2>

@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { api } from '../../api/client'
-import { useUsersLite, userName } from '../../api/queries'
+import { useCompleteInterview, useScheduleInterview } from '../../api/proposals'
+import { useUsersLite, userName } from '../../api/users'
 import type { Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { useNotify } from '../../components/Notice'
@@ -24,15 +23,7 @@ function isoToLocal(iso: string | null | undefined): string {
   return new Date(d.getTime() - off).toISOString().slice(0, 16)
 }
 
-export function InterviewSection({
-  proposal: p,
-  manager,
-  onChanged,
-}: {
-  proposal: Proposal
-  manager: boolean
-  onChanged(): void
-}) {
+export function InterviewSection({ proposal: p, manager }: { proposal: Proposal; manager: boolean }) {
   const { t } = useTranslation('proposal')
   const me = useMe()
   const notify = useNotify()
@@ -45,27 +36,15 @@ export function InterviewSection({
   const atInterview = p.stage === 'interview'
   const isInterviewer = iv?.interviewer_id === me.id
 
-  const schedule = useMutation({
-    mutationFn: () =>
-      api(`/calling-kanban/proposals/${p.id}/interview`, {
-        method: 'POST',
-        query: { interviewer_id: interviewer, scheduled_for: localToIso(when) },
-      }),
+  const schedule = useScheduleInterview(p.id, {
     onSuccess: () => {
       notify(t('interview.scheduled'), 'success')
       setErrors({})
     },
     onError: (err) => setErrors(splitError(err, ['interviewer_id', 'scheduled_for']).fields),
-    onSettled: onChanged,
   })
-  const complete = useMutation({
-    mutationFn: () =>
-      api(`/calling-kanban/proposals/${p.id}/interview/complete`, {
-        method: 'POST',
-        query: { completion_date: localToIso(completedOn) },
-      }),
+  const complete = useCompleteInterview(p.id, {
     onSuccess: () => notify(t('interview.completed'), 'success'),
-    onSettled: onChanged,
   })
 
   function onSchedule(e: FormEvent) {
@@ -75,7 +54,7 @@ export function InterviewSection({
       return
     }
     setErrors({})
-    schedule.mutate()
+    schedule.mutate({ interviewer_id: interviewer, scheduled_for: localToIso(when) })
   }
 
   const scheduleGeneral = schedule.error
@@ -125,7 +104,7 @@ export function InterviewSection({
           className="form-grid complete-form"
           onSubmit={(e) => {
             e.preventDefault()
-            complete.mutate()
+            complete.mutate(localToIso(completedOn))
           }}
         >
           <Field label={t('interview.heldOn')} hint={t('interview.leaveEmpty')}>

@@ -1,10 +1,8 @@
 import { useState } from 'react'
 import { useNavigate } from 'react-router'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api/client'
-import { actionKeys } from '../../api/actions'
-import { qk } from '../../api/queries'
+import { ApiError } from '../../api/client'
+import { useDeclineProposal, useDeleteProposal } from '../../api/proposals'
 import { isClosedStage, type Proposal } from '../../api/types'
 import { ConfirmDialog, Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
@@ -21,14 +19,12 @@ interface Props {
  * Declining closes a proposal for good (contract §7: `declined` is terminal),
  * so the dialog says what happens before asking for the reason (issue 14).
  */
-export function DeclineProposalDialog({ proposal: p, open, onOpenChange, onChanged }: Props & { onChanged(): void }) {
+export function DeclineProposalDialog({ proposal: p, open, onOpenChange }: Props) {
   const { t } = useTranslation('confirmations')
   const notify = useNotify()
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string | undefined>()
-  const decline = useMutation({
-    mutationFn: (r: string) =>
-      api(`/calling-kanban/proposals/${p.id}/decline`, { method: 'POST', body: { reason: r } }),
+  const decline = useDeclineProposal(p.id, {
     onSuccess: () => {
       onOpenChange(false)
       setReason('')
@@ -37,7 +33,6 @@ export function DeclineProposalDialog({ proposal: p, open, onOpenChange, onChang
     onError: (err) => {
       if (err instanceof ApiError && err.status === 422) setReasonError(err.fieldMap().reason ?? err.message)
     },
-    onSettled: onChanged,
   })
   const vars = { name: `${p.fname} ${p.lname}`, calling: p.proposed_calling }
   return (
@@ -81,15 +76,10 @@ export function DeclineProposalDialog({ proposal: p, open, onOpenChange, onChang
 /** Deleting removes the proposal and everything recorded on it (contract §7); the dialog says so. */
 export function DeleteProposalDialog({ proposal: p, open, onOpenChange }: Props) {
   const { t } = useTranslation('confirmations')
-  const qc = useQueryClient()
   const navigate = useNavigate()
   const notify = useNotify()
-  const remove = useMutation({
-    mutationFn: () => api(`/calling-kanban/proposals/${p.id}`, { method: 'DELETE' }),
+  const remove = useDeleteProposal(p.id, {
     onSuccess: () => {
-      qc.removeQueries({ queryKey: qk.proposal(p.id) })
-      void qc.invalidateQueries({ queryKey: qk.board })
-      void qc.invalidateQueries({ queryKey: actionKeys.all })
       notify(t('delete.done'), 'success')
       navigate(ROUTES.board, { replace: true })
     },

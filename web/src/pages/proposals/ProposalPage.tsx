@@ -1,10 +1,10 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useParams } from 'react-router'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { api, ApiError } from '../../api/client'
-import { actionKeys } from '../../api/actions'
-import { qk, useUsersLite, useWards, wardName, userName } from '../../api/queries'
+import { ApiError } from '../../api/client'
+import { useMoveProposal, useProposal, useUpdateProposal } from '../../api/proposals'
+import { useUsersLite, userName } from '../../api/users'
+import { useWards, wardName } from '../../api/wards'
 import { nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can, canEditProposal, canVote } from '../../auth/roles'
@@ -48,7 +48,6 @@ export default function ProposalPage() {
   const { id: idParam } = useParams()
   const id = Number(idParam)
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const wards = useWards()
   const users = useUsersLite()
@@ -56,26 +55,11 @@ export default function ProposalPage() {
   const [declineOpen, setDeclineOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
 
-  const proposal = useQuery({
-    queryKey: qk.proposal(id),
-    queryFn: () => api<Proposal>(`/calling-kanban/proposals/${id}`),
-    enabled: Number.isInteger(id) && id > 0,
-  })
-
-  const refreshAll = () => {
-    void qc.invalidateQueries({ queryKey: qk.proposal(id) })
-    void qc.invalidateQueries({ queryKey: ['proposal-sub', id] })
-    void qc.invalidateQueries({ queryKey: qk.board })
-    void qc.invalidateQueries({ queryKey: actionKeys.all })
-  }
-
-  const move = useMutation({
-    mutationFn: ({ direction, from }: { direction: 'advance' | 'revert'; from: string }) =>
-      api<Proposal>(`/calling-kanban/proposals/${id}/${direction}`, { method: 'POST', query: { from_stage: from } }),
+  const proposal = useProposal(id)
+  const update = useUpdateProposal(id)
+  const move = useMoveProposal({
     onSuccess: () => notify(t('stageChanged'), 'success'),
-    onError: (err) =>
-      notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : (err as Error).message, 'error'),
-    onSettled: refreshAll,
+    onError: (err) => notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : err.message, 'error'),
   })
 
   if (proposal.isLoading) return <Loading label={t('loading')} />
@@ -124,7 +108,7 @@ export default function ProposalPage() {
                 type="button"
                 className="button"
                 disabled={move.isPending}
-                onClick={() => move.mutate({ direction: 'revert', from: p.stage })}
+                onClick={() => move.mutate({ proposal: p, direction: 'revert' })}
               >
                 {t('backTo', { stage: t(`common:stage.${prev}`) })}
               </button>
@@ -134,7 +118,7 @@ export default function ProposalPage() {
                 type="button"
                 className="button button-primary"
                 disabled={move.isPending}
-                onClick={() => move.mutate({ direction: 'advance', from: p.stage })}
+                onClick={() => move.mutate({ proposal: p, direction: 'advance' })}
               >
                 {t('forwardTo', { stage: t(`common:stage.${next}`) })}
               </button>
@@ -181,10 +165,7 @@ export default function ProposalPage() {
                 submitLabel={t('saveChanges')}
                 onCancel={() => setEditing(false)}
                 onSubmit={async (input) => {
-                  const updated = await api<Proposal>(`/calling-kanban/proposals/${id}`, { method: 'PUT', body: input })
-                  qc.setQueryData(qk.proposal(id), updated)
-                  void qc.invalidateQueries({ queryKey: qk.board })
-                  void qc.invalidateQueries({ queryKey: actionKeys.all })
+                  await update.mutateAsync(input)
                   setEditing(false)
                   notify(t('saved'), 'success')
                 }}
@@ -214,16 +195,14 @@ export default function ProposalPage() {
               </dl>
             )}
           </section>
-          {!p.is_release && <VotesSection proposal={p} canVote={canVote(me, p)} onChanged={refreshAll} />}
-          {(p.stage === 'interview' || p.interview) && (
-            <InterviewSection proposal={p} manager={manager} onChanged={refreshAll} />
-          )}
+          {!p.is_release && <VotesSection proposal={p} canVote={canVote(me, p)} />}
+          {(p.stage === 'interview' || p.interview) && <InterviewSection proposal={p} manager={manager} />}
           <CommentsSection proposalId={p.id} />
         </div>
         <HistorySection proposalId={p.id} stage={p.stage} />
       </div>
 
-      <DeclineProposalDialog proposal={p} open={declineOpen} onOpenChange={setDeclineOpen} onChanged={refreshAll} />
+      <DeclineProposalDialog proposal={p} open={declineOpen} onOpenChange={setDeclineOpen} />
       <DeleteProposalDialog proposal={p} open={deleteOpen} onOpenChange={setDeleteOpen} />
     </div>
   )

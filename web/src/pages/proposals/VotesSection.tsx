@@ -1,39 +1,25 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
 import { Trans, useTranslation } from 'react-i18next'
-import { api, ApiError } from '../../api/client'
-import { useUsersLite, userName } from '../../api/queries'
-import { isVotingStage, type Proposal, type Vote } from '../../api/types'
+import { ApiError } from '../../api/client'
+import { useApprovals, useVote } from '../../api/proposals'
+import { useUsersLite, userName } from '../../api/users'
+import { isVotingStage, type Proposal } from '../../api/types'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 import { RemindButton } from '../../components/RemindButton'
 
-export function VotesSection({
-  proposal: p,
-  canVote,
-  onChanged,
-}: {
-  proposal: Proposal
-  canVote: boolean
-  onChanged(): void
-}) {
+export function VotesSection({ proposal: p, canVote }: { proposal: Proposal; canVote: boolean }) {
   const { t } = useTranslation('proposal')
   const notify = useNotify()
   const users = useUsersLite()
-  const votes = useQuery({
-    queryKey: ['proposal-sub', p.id, 'approvals'],
-    queryFn: () => api<Vote[]>(`/calling-kanban/proposals/${p.id}/approvals`),
-  })
-  const vote = useMutation({
-    mutationFn: (approved: boolean) =>
-      api(`/calling-kanban/proposals/${p.id}/approvals`, { method: 'POST', query: { approved } }),
-    onSuccess: (_d, approved) =>
+  const votes = useApprovals(p.id)
+  const vote = useVote({
+    onSuccess: (_d, { approved }) =>
       notify(approved ? t('votes.approvalRecorded') : t('votes.rejectionRecorded'), 'success'),
     onError: (err) =>
       notify(
         err instanceof ApiError && err.code === 'wrong_stage' ? t('votes.closed') : (err as Error).message,
         'error',
       ),
-    onSettled: onChanged,
   })
   const votingStage = isVotingStage(p.stage)
 
@@ -80,7 +66,7 @@ export function VotesSection({
             className={`button ${p.my_vote === true ? 'button-primary' : ''}`}
             aria-pressed={p.my_vote === true}
             disabled={vote.isPending}
-            onClick={() => vote.mutate(true)}
+            onClick={() => vote.mutate({ proposal: p, approved: true })}
           >
             {t('votes.approve')}
           </button>
@@ -89,7 +75,7 @@ export function VotesSection({
             className={`button ${p.my_vote === false ? 'button-danger' : ''}`}
             aria-pressed={p.my_vote === false}
             disabled={vote.isPending}
-            onClick={() => vote.mutate(false)}
+            onClick={() => vote.mutate({ proposal: p, approved: false })}
           >
             {t('votes.reject')}
           </button>

@@ -1,9 +1,8 @@
 import { useEffect } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useQuery } from '@tanstack/react-query'
-import { api } from '../../api/client'
-import type { Calling, Ward } from '../../api/types'
+import { usePublicCallings } from '../../api/callings'
+import { usePublicWards } from '../../api/wards'
 import { useAuth } from '../../auth/AuthProvider'
 import { Empty, ErrorMessage, formatMeetingTime, Loading } from '../../components/ui'
 import { ROUTES } from '../../routes'
@@ -15,14 +14,8 @@ export default function PublicPage() {
   useEffect(() => {
     document.title = `${t('title')} · ${t('common:appName')}`
   }, [t])
-  const callings = useQuery({
-    queryKey: ['public', 'callings'],
-    queryFn: () => api<Calling[]>('/callings/', { anonymous: true, query: { limit: 200, sort: 'name' } }),
-  })
-  const wards = useQuery({
-    queryKey: ['public', 'wards'],
-    queryFn: () => api<Ward[]>('/wards/', { anonymous: true }),
-  })
+  const callings = usePublicCallings()
+  const wards = usePublicWards()
   return (
     <div className="public-page">
       <header className="topbar">

@@ -1,11 +1,9 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router'
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
-import { api } from '../../api/client'
-import { qk } from '../../api/queries'
-import type { Calendar, CalendarRow, Topic } from '../../api/types'
+import { useCalendar, useDeleteTopic, useOverride, useRestoreCell, useSaveTopic, useTopics } from '../../api/speaking'
+import type { CalendarRow, Topic } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can, fullName } from '../../auth/roles'
 import { Dialog } from '../../components/Dialog'
@@ -57,7 +55,6 @@ export default function SpeakingPage() {
   const { t } = useTranslation('speaking')
   const { short: MONTHS, long: MONTHS_LONG } = useMonthNames()
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const [params, setParams] = useSearchParams()
   const thisYear = new Date().getFullYear()
@@ -66,16 +63,9 @@ export default function SpeakingPage() {
   const manager = can(me, 'speaking.manage')
   const currentMonth = year === thisYear ? new Date().getMonth() + 1 : null
 
-  const calendar = useQuery({
-    queryKey: qk.calendar(year),
-    queryFn: () => api<Calendar>(`/speaking/calendar/${year}`),
-  })
-  const topics = useQuery({
-    queryKey: qk.topics(year),
-    queryFn: () => api<Topic[]>(`/speaking/topics/${year}`),
-    // The calendar carries each month's topic; older servers may not.
-    enabled: !!calendar.data && !Array.isArray(calendar.data.topics),
-  })
+  const calendar = useCalendar(year)
+  // The calendar carries each month's topic; older servers may not.
+  const topics = useTopics(year, !!calendar.data && !Array.isArray(calendar.data.topics))
 
   const [cell, setCell] = useState<CellTarget | null>(null)
   const [wardChoice, setWardChoice] = useState<string>('')
@@ -84,22 +74,14 @@ export default function SpeakingPage() {
   const wardName = (id: number | null) =>
     id == null ? '—' : (calendar.data?.wards.find((w) => w.id === id)?.name ?? t('wardNumber', { id }))
 
-  const override = useMutation({
-    mutationFn: (v: { high_councilor_id: number; month: number; ward_id: number | null }) =>
-      api<Calendar>('/speaking/calendar/override', { method: 'PUT', body: { ...v, year } }),
-    onSuccess: (cal) => {
-      // The response is the whole year, so a swap shows at once.
-      if (cal && Array.isArray(cal.rows)) qc.setQueryData(qk.calendar(year), cal)
-      else void qc.invalidateQueries({ queryKey: qk.calendar(year) })
+  const override = useOverride(year, {
+    onSuccess: () => {
       setCell(null)
       notify(t('notice.changed'), 'success')
     },
   })
-  const restore = useMutation({
-    mutationFn: (v: { high_councilor_id: number; month: number }) =>
-      api('/speaking/calendar/override', { method: 'DELETE', query: { ...v, year } }),
+  const restore = useRestoreCell(year, {
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.calendar(year) })
       setCell(null)
       notify(t('notice.restored'), 'success')
     },
@@ -363,29 +345,19 @@ function TopicDialog({
   onClose(): void
 }) {
   const { t } = useTranslation('speaking')
-  const qc = useQueryClient()
   const notify = useNotify()
   const [text, setText] = useState(topic?.topic ?? '')
   const [reference, setReference] = useState(topic?.reference ?? '')
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const save = useMutation({
-    mutationFn: () =>
-      api(`/speaking/topics/${year}/${month}`, {
-        method: 'PUT',
-        body: { topic: text.trim(), reference: reference.trim() || null },
-      }),
+  const save = useSaveTopic(year, month, {
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.topics(year) })
-      void qc.invalidateQueries({ queryKey: qk.calendar(year) })
       notify(t('notice.topicSaved'), 'success')
       onClose()
     },
     onError: (err) => setErrors(splitError(err, ['topic', 'reference']).fields),
   })
-  const del = useMutation({
-    mutationFn: () => api(`/speaking/topics/${year}/${month}`, { method: 'DELETE' }),
+  const del = useDeleteTopic(year, month, {
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: qk.topics(year) })
       notify(t('notice.topicRemoved'), 'success')
       onClose()
     },
@@ -402,7 +374,7 @@ function TopicDialog({
           else if (text.trim().length > 200) errs.topic = t('topic.tooLong')
           if (reference.length > 2000) errs.reference = t('topic.referenceTooLong')
           setErrors(errs)
-          if (Object.keys(errs).length === 0) save.mutate()
+          if (Object.keys(errs).length === 0) save.mutate({ topic: text.trim(), reference: reference.trim() || null })
         }}
       >
         <Field label={t('topic.topic')} error={errors.topic}>

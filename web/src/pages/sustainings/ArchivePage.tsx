@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useWards, wardName } from '../../api/queries'
+import { useWards, wardName } from '../../api/wards'
 import { useArchive, useDownloadCsv, type ArchiveFilters } from '../../api/sustainings'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui'

@@ -1,6 +1,6 @@
 import { Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useWards } from '../../api/queries'
+import { useWards } from '../../api/wards'
 import type { Proposal } from '../../api/types'
 
 interface Props {

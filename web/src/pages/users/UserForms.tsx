@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
-import { api } from '../../api/client'
+import { useCreateUser, useResetPassword, useSetPermissions, useUpdateUser, useUserPermissions } from '../../api/users'
 import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { usePermissionText } from '../../auth/permissionText'
@@ -91,6 +90,7 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
   const [v, setV] = useState({ fname: '', lname: '', email: '' })
   const [created, setCreated] = useState<CreatedUser | null>(null)
   const f = useFormState()
+  const create = useCreateUser()
 
   if (created) {
     return (
@@ -127,10 +127,7 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname'], async () => {
-          const u = await api<CreatedUser>('/users/', {
-            method: 'POST',
-            body: { email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim() },
-          })
+          const u = await create.mutateAsync({ email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim() })
           setCreated(u)
           onDone()
         })
@@ -159,6 +156,7 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
 export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
   const { t } = useTranslation('users')
   const me = useMe()
+  const update = useUpdateUser()
   const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active })
   const f = useFormState()
   // Unticking "Active" on an active account deactivates it on save: say what that does (issue 14).
@@ -173,8 +171,8 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname', 'active'], async () => {
-          await api<User>(`/users/${user.id}`, {
-            method: 'PUT',
+          await update.mutateAsync({
+            id: user.id,
             body: { email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim(), active: v.active },
           })
           onDone()
@@ -224,10 +222,8 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
   const { t } = useTranslation('users')
   const text = usePermissionText()
   const me = useMe()
-  const grants = useQuery({
-    queryKey: ['users', user.id, 'permissions'],
-    queryFn: () => api<{ permissions: string[] }>(`/users/${user.id}/permissions`),
-  })
+  const grants = useUserPermissions(user.id)
+  const save = useSetPermissions(user.id)
   const [chosen, setChosen] = useState<string[] | null>(null)
   const f = useFormState()
   if (grants.isLoading) return <Loading />
@@ -240,7 +236,7 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
       onSubmit={(e) => {
         e.preventDefault()
         void f.run(['permissions'], async () => {
-          await api(`/users/${user.id}/permissions`, { method: 'PUT', body: { permissions: current } })
+          await save.mutateAsync(current)
           onDone()
         })
       }}
@@ -298,6 +294,7 @@ function randomPassword(): string {
 
 export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
   const { t } = useTranslation('users')
+  const reset = useResetPassword(user.id)
   const [pw, setPw] = useState(randomPassword)
   const [doneFor, setDoneFor] = useState<string | null>(null)
   const f = useFormState()
@@ -325,7 +322,7 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
         if (pw.length < 8) return f.setErrors({ new_password: t('reset.tooShort') })
         f.setErrors({})
         void f.run(['new_password'], async () => {
-          await api(`/users/${user.id}/password`, { method: 'PATCH', body: { new_password: pw } })
+          await reset.mutateAsync(pw)
           setDoneFor(pw)
           onDone()
         })

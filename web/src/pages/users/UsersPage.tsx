@@ -1,10 +1,8 @@
 import { useState } from 'react'
 import { useFilterParams } from '../../components/filterParams'
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import { useTranslation } from 'react-i18next'
-import { api, apiPage } from '../../api/client'
-import { qk } from '../../api/queries'
+import { useUpdateUser, useUsers } from '../../api/users'
 import type { User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { ConfirmDialog, Dialog } from '../../components/Dialog'
@@ -22,7 +20,6 @@ const nameOf = (u: User) => `${u.fname} ${u.lname}`
 export default function UsersPage() {
   const { t } = useTranslation('users')
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const [params, update] = useFilterParams()
   const q = params.get('q') ?? ''
@@ -37,30 +34,21 @@ export default function UsersPage() {
     limit: PAGE,
     offset: (page - 1) * PAGE,
   }
-  const list = useQuery({
-    queryKey: qk.users(query),
-    queryFn: () => apiPage<User>('/users/', { query }),
-    placeholderData: keepPreviousData,
-  })
+  const list = useUsers(query)
 
-  const toggleActive = useMutation({
-    mutationFn: (u: User) =>
-      api<User>(`/users/${u.id}`, {
-        method: 'PUT',
-        body: { email: u.email, fname: u.fname, lname: u.lname, active: !u.active },
-      }),
+  const toggleActive = useUpdateUser({
     onSuccess: (u) => {
       setAction(null)
       notify(t(u.active ? 'notice.nowActive' : 'notice.nowInactive', { name: nameOf(u) }), 'success')
     },
     // A failed deactivation shows in its confirmation dialog; a failed activation as a notice.
-    onError: (err, u) => !u.active && notify((err as Error).message, 'error'),
-    onSettled: () => void qc.invalidateQueries({ queryKey: ['users'] }),
+    onError: (err, { body }) => body.active && notify(err.message, 'error'),
   })
+  const setActive = (u: User) =>
+    toggleActive.mutate({ id: u.id, body: { email: u.email, fname: u.fname, lname: u.lname, active: !u.active } })
 
   const close = () => setAction(null)
   const done = (msg?: string) => {
-    void qc.invalidateQueries({ queryKey: ['users'] })
     if (msg) notify(msg, 'success')
   }
 
@@ -166,7 +154,7 @@ export default function UsersPage() {
                                   if (u.active) {
                                     toggleActive.reset()
                                     setAction({ kind: 'deactivate', user: u })
-                                  } else toggleActive.mutate(u)
+                                  } else setActive(u)
                                 }}
                               >
                                 {u.active ? t('actions.deactivate') : t('actions.activate')}
@@ -238,7 +226,7 @@ export default function UsersPage() {
         danger
         busy={toggleActive.isPending}
         error={<ErrorMessage error={toggleActive.error} />}
-        onConfirm={() => action?.kind === 'deactivate' && toggleActive.mutate(action.user)}
+        onConfirm={() => action?.kind === 'deactivate' && setActive(action.user)}
       />
     </div>
   )

@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api } from '../../api/client'
-import { qk, useUsersLite, userName, useWards } from '../../api/queries'
+import { useUsersLite, userName } from '../../api/users'
+import { useDeleteWard, useSaveWard, useWards } from '../../api/wards'
 import type { Ward } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can } from '../../auth/roles'
@@ -34,6 +33,7 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const save = useSaveWard()
 
   return (
     <form
@@ -51,8 +51,7 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
         setBusy(true)
         try {
           const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday }
-          if (ward) await api(`/wards/${ward.id}`, { method: 'PUT', body })
-          else await api('/wards/', { method: 'POST', body })
+          await save.mutateAsync({ id: ward?.id, body })
           onSaved(ward ? t('form.saved') : t('form.created'))
         } catch (err) {
           const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday'])
@@ -99,7 +98,6 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
 export default function WardsPage() {
   const { t } = useTranslation('wards')
   const me = useMe()
-  const qc = useQueryClient()
   const notify = useNotify()
   const wards = useWards()
   const users = useUsersLite()
@@ -109,15 +107,11 @@ export default function WardsPage() {
 
   const saved = (msg: string) => {
     setEditing(null)
-    void qc.invalidateQueries({ queryKey: qk.wards })
-    void qc.invalidateQueries({ queryKey: ['callings'] })
     notify(msg, 'success')
   }
-  const remove = useMutation({
-    mutationFn: (w: Ward) => api(`/wards/${w.id}`, { method: 'DELETE' }),
+  const remove = useDeleteWard({
     onSuccess: () => {
       setDeleting(null)
-      void qc.invalidateQueries({ queryKey: qk.wards })
       notify(t('deleted'), 'success')
     },
   })

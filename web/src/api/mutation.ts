@@ -1,0 +1,31 @@
+import { useMutation, useQueryClient, type QueryKey, type UseMutationOptions } from '@tanstack/react-query'
+
+/** What a page may add to a domain mutation: its own notices and state, never keys. */
+export type MutationCallbacks<R, V, Ctx = unknown> = Pick<
+  UseMutationOptions<R, Error, V, Ctx>,
+  'onSuccess' | 'onError' | 'onSettled'
+>
+
+/**
+ * A mutation that names, once, the query keys it makes stale (key factories
+ * of the api/<domain>.ts modules). They are refetched when it settles,
+ * success or failure (a failure may mean someone else changed the row), and
+ * `mutateAsync` resolves after the refetch, so a form that awaits it shows
+ * fresh data when it closes.
+ */
+export function useChange<R, V = void, Ctx = unknown>(
+  options: UseMutationOptions<R, Error, V, Ctx> & { invalidates: (vars: V) => readonly QueryKey[] },
+) {
+  const qc = useQueryClient()
+  const { invalidates, onSettled, ...rest } = options
+  return useMutation<R, Error, V, Ctx>({
+    ...rest,
+    onSettled: async (...args) => {
+      const [, , vars] = args
+      await Promise.all([
+        ...invalidates(vars).map((queryKey) => qc.invalidateQueries({ queryKey })),
+        onSettled?.(...args),
+      ])
+    },
+  })
+}

@@ -1,0 +1,236 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { actionKeys } from './actions'
+import { api, apiPage } from './client'
+import { useChange, type MutationCallbacks } from './mutation'
+import {
+  nextStage,
+  prevStage,
+  type Board,
+  type Comment,
+  type HistoryRow,
+  type OpenStage,
+  type Proposal,
+  type ProposalInput,
+  type Stage,
+  type Vote,
+} from './types'
+
+/**
+ * Query keys of the calling proposals (the board, lists, one proposal and
+ * what hangs off it). Everything starts with `['proposals']`, so a change to
+ * any proposal can make all of it stale at once.
+ */
+export const proposalKeys = {
+  all: ['proposals'] as const,
+  board: () => [...proposalKeys.all, 'board'] as const,
+  lists: () => [...proposalKeys.all, 'list'] as const,
+  list: (filters: object) => [...proposalKeys.lists(), filters] as const,
+  details: () => [...proposalKeys.all, 'detail'] as const,
+  detail: (id: number) => [...proposalKeys.details(), id] as const,
+  approvals: (id: number) => [...proposalKeys.detail(id), 'approvals'] as const,
+  comments: (id: number) => [...proposalKeys.detail(id), 'comments'] as const,
+  // The stage is part of the key so that a move refetches the timeline.
+  history: (id: number, stage: Stage) => [...proposalKeys.detail(id), 'history', stage] as const,
+}
+
+/** A proposal changed: the board, every list and detail, and the action queue may all show it. */
+const proposalChanged = () => [proposalKeys.all, actionKeys.all]
+
+const path = (id: number, rest = '') => `/calling-kanban/proposals/${id}${rest}`
+
+export function useBoard() {
+  return useQuery({ queryKey: proposalKeys.board(), queryFn: () => api<Board>('/calling-kanban/board') })
+}
+
+export function useProposal(id: number) {
+  return useQuery({
+    queryKey: proposalKeys.detail(id),
+    queryFn: () => api<Proposal>(path(id)),
+    enabled: Number.isInteger(id) && id > 0,
+  })
+}
+
+/** How many proposals there are (one row; the total comes in X-Total-Count). */
+export function useProposalCount(enabled: boolean) {
+  const query = { limit: 1 }
+  return useQuery({
+    queryKey: proposalKeys.list(query),
+    queryFn: () => apiPage<Proposal>('/calling-kanban/proposals', { query }),
+    enabled,
+  })
+}
+
+export function useApprovals(id: number) {
+  return useQuery({ queryKey: proposalKeys.approvals(id), queryFn: () => api<Vote[]>(path(id, '/approvals')) })
+}
+
+export function useComments(id: number) {
+  return useQuery({ queryKey: proposalKeys.comments(id), queryFn: () => api<Comment[]>(path(id, '/comments')) })
+}
+
+export function useProposalHistory(id: number, stage: Stage) {
+  return useQuery({ queryKey: proposalKeys.history(id, stage), queryFn: () => api<HistoryRow[]>(path(id, '/history')) })
+}
+
+export interface MoveVars {
+  proposal: Proposal
+  direction: 'advance' | 'revert'
+}
+
+/** Where a move takes a proposal: one step along its own path. */
+export function moveTarget({ proposal: p, direction }: MoveVars): Stage | null {
+  return direction === 'advance' ? nextStage(p.stage, p.is_release) : prevStage(p.stage, p.is_release)
+}
+
+/** The board as it looks once `p` has moved to `to` (the card resets its votes). */
+function boardAfterMove(board: Board, p: Proposal, to: Stage): Board {
+  const stages = { ...board.stages }
+  const from = p.stage as OpenStage
+  stages[from] = (stages[from] ?? []).filter((x) => x.id !== p.id)
+  const moved = { ...p, stage: to, approvals: { approved: 0, rejected: 0 }, my_vote: null }
+  let closed = board.closed_recently
+  if (to === 'done') closed = [moved, ...closed]
+  else stages[to as OpenStage] = [...(stages[to as OpenStage] ?? []), moved]
+  return { ...board, stages, closed_recently: closed }
+}
+
+/**
+ * Advance or revert one step, from the stage the caller saw (a conflict is
+ * 409). Optimistic: the card jumps on the board at once, and the board the
+ * cache had before comes back on failure; then the server's truth is fetched.
+ * `onMove` runs once the card has jumped (the board moves focus with it).
+ */
+export function useMoveProposal<V extends MoveVars>(
+  callbacks: MutationCallbacks<Proposal, V, { before?: Board }> & { onMove?(vars: V, to: Stage): void } = {},
+) {
+  const qc = useQueryClient()
+  const { onMove, onError, ...rest } = callbacks
+  return useChange<Proposal, V, { before?: Board }>({
+    mutationFn: ({ proposal: p, direction }) =>
+      api<Proposal>(path(p.id, `/${direction}`), { method: 'POST', query: { from_stage: p.stage } }),
+    onMutate: async (vars) => {
+      const to = moveTarget(vars)
+      if (!to) return {}
+      await qc.cancelQueries({ queryKey: proposalKeys.board() })
+      const before = qc.getQueryData<Board>(proposalKeys.board())
+      if (before) qc.setQueryData<Board>(proposalKeys.board(), boardAfterMove(before, vars.proposal, to))
+      onMove?.(vars, to)
+      return { before }
+    },
+    onError: (err, vars, ctx, mctx) => {
+      if (ctx?.before) qc.setQueryData(proposalKeys.board(), ctx.before)
+      return onError?.(err, vars, ctx, mctx)
+    },
+    ...rest,
+    invalidates: proposalChanged,
+  })
+}
+
+export interface VoteVars {
+  proposal: Proposal
+  approved: boolean
+}
+
+/**
+ * Approve or reject at the current voting stage. Auto-advance happens in the
+ * same transaction as the vote, so the answer is the proposal as it is now
+ * (null if it could not be read), to tell whether the vote moved it on.
+ */
+export function useVote(callbacks: MutationCallbacks<Proposal | null, VoteVars> = {}) {
+  return useChange<Proposal | null, VoteVars>({
+    mutationFn: async ({ proposal: p, approved }) => {
+      await api(path(p.id, '/approvals'), { method: 'POST', query: { approved } })
+      return api<Proposal>(path(p.id)).catch(() => null)
+    },
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
+export function useUpdateProposal(id: number) {
+  const qc = useQueryClient()
+  return useChange({
+    mutationFn: (input: ProposalInput) => api<Proposal>(path(id), { method: 'PUT', body: input }),
+    onSuccess: (updated) => qc.setQueryData(proposalKeys.detail(id), updated),
+    invalidates: proposalChanged,
+  })
+}
+
+export function useDeclineProposal(id: number, callbacks: MutationCallbacks<unknown, string> = {}) {
+  return useChange({
+    mutationFn: (reason: string) => api(path(id, '/decline'), { method: 'POST', body: { reason } }),
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
+/** Deleting drops the proposal's own entries; the board, lists and action queue are refetched. */
+export function useDeleteProposal(id: number, callbacks: MutationCallbacks<unknown, void> = {}) {
+  const qc = useQueryClient()
+  const { onSuccess, ...rest } = callbacks
+  return useChange({
+    mutationFn: () => api(path(id), { method: 'DELETE' }),
+    onSuccess: (...args) => {
+      qc.removeQueries({ queryKey: proposalKeys.detail(id) })
+      return onSuccess?.(...args)
+    },
+    ...rest,
+    invalidates: () => [proposalKeys.board(), proposalKeys.lists(), actionKeys.all],
+  })
+}
+
+export interface InterviewVars {
+  interviewer_id: number | null
+  scheduled_for: string | undefined
+}
+
+export function useScheduleInterview(id: number, callbacks: MutationCallbacks<unknown, InterviewVars> = {}) {
+  return useChange({
+    mutationFn: (query: InterviewVars) => api(path(id, '/interview'), { method: 'POST', query: { ...query } }),
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
+export function useCompleteInterview(id: number, callbacks: MutationCallbacks<unknown, string | undefined> = {}) {
+  return useChange({
+    mutationFn: (completion_date: string | undefined) =>
+      api(path(id, '/interview/complete'), { method: 'POST', query: { completion_date } }),
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
+export interface CommentVars {
+  commentId?: number
+  commenterId: number
+  text: string
+}
+
+/** Post a comment, or edit one (with its id). */
+export function useSaveComment(proposalId: number) {
+  return useChange({
+    mutationFn: ({ commentId, commenterId, text }: CommentVars) =>
+      api(path(proposalId, commentId === undefined ? '/comments' : `/comments/${commentId}`), {
+        method: commentId === undefined ? 'POST' : 'PUT',
+        body: { proposal_id: proposalId, commenter_id: commenterId, comment_text: text },
+      }),
+    invalidates: () => [proposalKeys.comments(proposalId)],
+  })
+}
+
+export function useDeleteComment(proposalId: number, callbacks: MutationCallbacks<unknown, Comment> = {}) {
+  return useChange({
+    mutationFn: (c: Comment) => api(path(proposalId, `/comments/${c.id}`), { method: 'DELETE' }),
+    ...callbacks,
+    invalidates: () => [proposalKeys.comments(proposalId)],
+  })
+}
+
+/** POST /calling-kanban/proposals. */
+export function useCreateProposal() {
+  return useChange({
+    mutationFn: (input: ProposalInput) => api<Proposal>('/calling-kanban/proposals', { method: 'POST', body: input }),
+    invalidates: proposalChanged,
+  })
+}

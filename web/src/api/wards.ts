@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query'
+import { api } from './client'
+import { callingKeys } from './callings'
+import { useChange, type MutationCallbacks } from './mutation'
+import type { Ward } from './types'
+
+/** Query keys of the wards; `public` is what a visitor sees (asked without a token). */
+export const wardKeys = {
+  all: ['wards'] as const,
+  list: () => [...wardKeys.all, 'list'] as const,
+  public: () => [...wardKeys.all, 'public'] as const,
+}
+
+export function useWards() {
+  return useQuery({ queryKey: wardKeys.list(), queryFn: () => api<Ward[]>('/wards/'), staleTime: 60_000 })
+}
+
+export function usePublicWards() {
+  return useQuery({ queryKey: wardKeys.public(), queryFn: () => api<Ward[]>('/wards/', { anonymous: true }) })
+}
+
+export function wardName(wards: Ward[] | undefined, id: number | null | undefined): string {
+  if (id == null) return '—'
+  return wards?.find((w) => w.id === id)?.name ?? `Ward ${id}`
+}
+
+export interface WardBody {
+  name: string
+  start_time: number | null
+  bishop_id: number | null
+  speaking_sunday: number
+}
+
+/** Create (no id) or update a ward; callings show ward names and bishops, so they are refetched too. */
+export function useSaveWard() {
+  return useChange({
+    mutationFn: ({ id, body }: { id?: number; body: WardBody }) =>
+      id === undefined ? api('/wards/', { method: 'POST', body }) : api(`/wards/${id}`, { method: 'PUT', body }),
+    invalidates: () => [wardKeys.all, callingKeys.all],
+  })
+}
+
+export function useDeleteWard(callbacks: MutationCallbacks<unknown, Ward> = {}) {
+  return useChange({
+    mutationFn: (w: Ward) => api(`/wards/${w.id}`, { method: 'DELETE' }),
+    ...callbacks,
+    invalidates: () => [wardKeys.all],
+  })
+}

@@ -1,0 +1,151 @@
+import { useCallback, useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../api/client'
+import { moveTarget, useMoveProposal, useVote, type MoveVars } from '../../api/proposals'
+import { isVotingStage, type Board, type Proposal, type Stage } from '../../api/types'
+import { useNotify } from '../../components/Notice'
+import { columnOf, type Column, type FocusTarget } from './columns'
+import type { PendingMove } from './MoveConfirm'
+import type { CardMove, CardVoting } from './ProposalCard'
+
+type Via = FocusTarget['on']
+
+/**
+ * The board's votes and moves: the notices and the live-region text they
+ * leave, the question before a forward move that leaves votes missing, and
+ * where focus goes once a card has moved (it stays on the moved card,
+ * wherever it now is).
+ */
+export function useBoardMoves({
+  board,
+  phone,
+  tab,
+  setTab,
+}: {
+  board: Board | undefined
+  phone: boolean
+  tab: Column
+  setTab(column: Column): void
+}) {
+  const { t } = useTranslation('board')
+  const notify = useNotify()
+  const [votingId, setVotingId] = useState<number | null>(null)
+  const [announcement, setAnnouncement] = useState('')
+  const [pendingMove, setPendingMove] = useState<(PendingMove & { via: Via }) | null>(null)
+  const [focusTarget, setFocusTarget] = useState<FocusTarget | null>(null)
+  const stageName = useCallback((s: Stage) => t(`stages.${s}`), [t])
+
+  /** The stage's required approvals and who has not voted yet on this card. */
+  const votingOf = useCallback(
+    (p: Proposal): CardVoting | undefined => {
+      if (!board || (p.stage !== 'sp_approval' && p.stage !== 'hc_approval')) return undefined
+      const stage = board.voting[p.stage]
+      const voted = new Set(board.votes.filter((v) => v.proposal_id === p.id).map((v) => v.voter_id))
+      return { required: stage.required, pending: stage.voters.filter((v) => !voted.has(v.id)) }
+    },
+    [board],
+  )
+
+  useEffect(() => {
+    if (!focusTarget) return
+    const frame = requestAnimationFrame(() => {
+      const card = document.querySelector<HTMLElement>(
+        `.board [data-stage="${focusTarget.stage}"] [data-card="${focusTarget.id}"]`,
+      )
+      if (!card) return
+      const inner =
+        focusTarget.on === 'handle'
+          ? card.querySelector<HTMLElement>(`[data-drag-handle="${focusTarget.id}"]`)
+          : focusTarget.on === 'menu'
+            ? card.querySelector<HTMLElement>(`[data-move-trigger="${focusTarget.id}"]`)
+            : null
+      const target = inner ?? card
+      target.focus()
+      if (focusTarget.on === 'card') target.scrollIntoView({ block: 'center', behavior: 'smooth' })
+      setFocusTarget(null)
+    })
+    return () => cancelAnimationFrame(frame)
+  }, [focusTarget, board, tab])
+
+  // The notice stays a while, then goes (the live region has said it by then).
+  useEffect(() => {
+    if (!announcement) return
+    const timer = setTimeout(() => setAnnouncement(''), 10_000)
+    return () => clearTimeout(timer)
+  }, [announcement])
+
+  const vote = useVote({
+    onSuccess: (after, { proposal: p, approved }) => {
+      notify(approved ? t('notice.approved') : t('notice.rejected'), 'success')
+      if (after && after.stage !== p.stage) {
+        const count = p.approvals.approved + (p.my_vote === true ? 0 : 1)
+        const name = `${p.fname} ${p.lname}`
+        const stage = stageName(after.stage)
+        setAnnouncement(
+          count === 1 ? t('notice.autoAdvancedOne', { name, stage }) : t('notice.autoAdvanced', { name, stage, count }),
+        )
+      }
+    },
+    onError: (err) =>
+      notify(err instanceof ApiError && err.code === 'wrong_stage' ? t('notice.movedOn') : err.message, 'error'),
+    onSettled: () => setVotingId(null),
+  })
+
+  const move = useMoveProposal<MoveVars & { via: Via | null }>({
+    onMove: ({ proposal: p, via }, to) => {
+      const column = columnOf(to)
+      if (!via) return
+      if (phone) setTab(column)
+      setFocusTarget({ id: p.id, stage: column, on: via === 'handle' && column === 'done' ? 'card' : via })
+    },
+    onSuccess: (_d, vars) => {
+      const p = vars.proposal
+      const text = t('notice.moved', { name: `${p.fname} ${p.lname}`, stage: stageName(moveTarget(vars)!) })
+      notify(text, 'success')
+      setAnnouncement(text)
+    },
+    onError: (err) =>
+      notify(err instanceof ApiError && err.status === 409 ? t('notice.conflict') : err.message, 'error'),
+  })
+
+  return {
+    votingOf,
+    votingId,
+    announcement,
+    pendingMove,
+    stageName,
+    /** Focus (and scroll to) a card once it is on screen. */
+    focusCard: setFocusTarget,
+    vote(p: Proposal, approved: boolean) {
+      setVotingId(p.id)
+      vote.mutate({ proposal: p, approved })
+    },
+    /** Moves a card, first asking when a forward move leaves votes missing. */
+    requestMove(p: Proposal, m: CardMove, via: Via | null) {
+      const voting = votingOf(p)
+      const missing =
+        m.direction === 'advance' &&
+        isVotingStage(p.stage) &&
+        voting &&
+        (voting.pending.length > 0 || p.approvals.approved < voting.required || p.approvals.rejected > 0)
+      if (missing && voting) {
+        setPendingMove({ proposal: p, to: m.to, voting, via: via ?? 'card' })
+        return
+      }
+      move.mutate({ proposal: p, direction: m.direction, via })
+    },
+    confirmMove() {
+      if (!pendingMove) return
+      setPendingMove(null)
+      move.mutate({ proposal: pendingMove.proposal, direction: 'advance', via: pendingMove.via })
+    },
+    cancelMove() {
+      // Focus goes back to where the move was asked for, on the card that stayed.
+      if (pendingMove) {
+        const p = pendingMove.proposal
+        setFocusTarget({ id: p.id, stage: columnOf(p.stage), on: pendingMove.via })
+      }
+      setPendingMove(null)
+    },
+  }
+}
