@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Page, type Route } from '@playwright/test'
+import { expect, test, type APIResponse, type Page, type Route } from '@playwright/test'
 import {
   adminApi,
   ADMIN_EMAIL,
@@ -306,14 +306,19 @@ test.describe('the setup checklist', () => {
       const state = { wards: false, seats: false, users: false, proposal: false }
       const context = await browser.newContext({ viewport: size })
       const page = await context.newPage()
-      const safe = (handler: (route: Route) => Promise<void>) => async (route: Route) => {
+      const safe = (handler: (route: Route, res: APIResponse) => Promise<void>) => async (route: Route) => {
         // A reload may drop a response still being rewritten: nothing to do then.
-        await handler(route).catch(() => undefined)
+        await (async () => {
+          const res = await route.fetch()
+          // An answer that is not the data (a 401 of an expired access token,
+          // which the client refreshes and repeats) goes to the page as it came.
+          if (!res.ok()) return route.fulfill({ response: res })
+          return handler(route, res)
+        })().catch(() => undefined)
       }
       await page.route(
         /\/api\/wards\/?$/,
-        safe(async (route: Route) => {
-          const res = await route.fetch()
+        safe(async (route: Route, res: APIResponse) => {
           const wards = (await res.json()) as { bishop_id: number | null }[]
           const some = wards.length > 0 ? wards : [{ id: 1, name: 'Setup ward', start_time: 600, bishop_id: null }]
           const body = state.wards ? some.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
@@ -322,8 +327,7 @@ test.describe('the setup checklist', () => {
       )
       await page.route(
         /\/api\/calling-kanban\/board$/,
-        safe(async (route: Route) => {
-          const res = await route.fetch()
+        safe(async (route: Route, res: APIResponse) => {
           const board = await res.json()
           const person = { id: 1, fname: 'Seat', lname: 'Holder' }
           const fill = (n: number) =>
@@ -335,8 +339,7 @@ test.describe('the setup checklist', () => {
       )
       await page.route(
         /\/api\/users\/\?.*limit=1\b/,
-        safe(async (route: Route) => {
-          const res = await route.fetch()
+        safe(async (route: Route, res: APIResponse) => {
           await route.fulfill({
             response: res,
             headers: { ...res.headers(), 'x-total-count': state.users ? '5' : '1' },
@@ -345,8 +348,7 @@ test.describe('the setup checklist', () => {
       )
       await page.route(
         /\/api\/calling-kanban\/proposals\?limit=1$/,
-        safe(async (route: Route) => {
-          const res = await route.fetch()
+        safe(async (route: Route, res: APIResponse) => {
           await route.fulfill({
             response: res,
             json: [],
