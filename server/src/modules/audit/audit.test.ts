@@ -522,3 +522,19 @@ describe('audit log: retention', () => {
     )
   })
 })
+
+describe('audit log: retention in the daily jobs', () => {
+  const t = useTestApp({ AUDIT_RETENTION_DAYS: '1000', STAKE_TIMEZONE: 'UTC' })
+
+  it('the daily job purges with AUDIT_RETENTION_DAYS, not the default 730 days', async () => {
+    const { runDaily } = await import('../notifications/daily.ts')
+    const a = keep(await signedIn(t, { permissions: ALL_PERMISSIONS }))
+    assert.equal((await a.as('POST', '/api/wards', { name: unique('Kept '), start_time: 600 })).statusCode, 201)
+    t.clock.advance(800 * 24 * 3600) // past the default, within the configured retention
+    const deps = { db: t.database.db, dialect: t.database.dialect, clock: t.clock, config: t.config }
+    const result = await runDaily(deps)
+    assert.equal(result.purged?.audit, 0)
+    const left = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'ward.create').execute()
+    assert.equal(left.length, 1)
+  })
+})

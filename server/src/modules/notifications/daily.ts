@@ -94,7 +94,7 @@ export async function runDaily(deps: DailyDeps, options: { force?: boolean } = {
   const reminders = await sendAutoReminders(deps, now)
   // After the reminders: those of `daily` users go into today's digest.
   const digests = await sendDigests(deps, now.toISOString())
-  const purged = await purgeExpired(deps.db, now)
+  const purged = await purgeExpired(deps.db, now, { auditDays: deps.config.auditRetentionDays })
   await retrying(() =>
     deps.db.updateTable('daily_runs').set({ finished_at: deps.clock.iso() }).where('day', '=', day).execute(),
   )

@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test'
 import type { Proposal, Sustainings } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, seated, submit } from '../proposals/proposals.factories.ts'
+import { bishopOf, createWard, getProposal, move, seated, submit } from '../proposals/proposals.factories.ts'
+import { kindsAbout } from '../notifications/notifications.fixtures.ts'
 import { expectError, locs } from '../callings/fixtures.ts'
 import { allWards, atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
 
@@ -242,6 +243,18 @@ describe('sustainings (contract §12)', () => {
       }
       const history = await manager.as('GET', `${PROPOSALS}/${stake.id}/history`)
       assert.equal(history.json().filter((h: { from_stage: string }) => h.from_stage === 'sustain').length, 1)
+    })
+
+    it("tells the submitter stage_changed when the last ward's presentation moves a stake-scope proposal on", async () => {
+      const p = await submit(member.as, wardA, { scope: 'stake' })
+      let stage = p.stage
+      while (stage !== 'sustain') stage = (await move(manager.as, p.id, 'advance', stage)).stage
+      const told = async () => (await kindsAbout(member.as, p.id)).filter((k) => k === 'stage_changed').length
+      const before = await told()
+      for (const w of await allWards(t))
+        assert.equal((await present(manager.as, p.id, { ward_id: w.id })).statusCode, 200)
+      assert.equal((await getProposal(manager.as, p.id)).stage, 'set_apart')
+      assert.equal(await told(), before + 1)
     })
 
     it('counts the wards that exist at each presentation', async () => {
