@@ -2,7 +2,8 @@ import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
 import type { Executor } from '../../db/types.ts'
-import { audit, type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
+import { type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
+import { record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
 
 /** Contract §3 throttling numbers. */
@@ -90,7 +91,13 @@ export class SignInAttempts {
     for (const lock of admission.locks) {
       const detail: AuditDetail = { scope: lock.scope, until: lock.until }
       if (lock.scope === 'ip') detail.ip = lock.key
-      await audit(trx, { by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail)
+      await record(trx, this.ctx, {
+        kind: 'auth.lock',
+        target: lock.scope === 'account' ? target : null,
+        detail,
+        by: null,
+        at: admission.at,
+      })
     }
   }
 

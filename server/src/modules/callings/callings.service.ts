@@ -11,7 +11,7 @@ import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
@@ -85,7 +85,13 @@ export class CallingsService {
         await repo.replaceCallingPermissions(trx, row.id, permissions)
         await slotRepo.ensureSlots(trx, row.id, maxSlots)
         const facts = { name: row.name, is_public: Boolean(row.is_public), max_slots: maxSlots, permissions }
-        await audit(trx, { by: actor.id, at: row.created_at }, 'calling.create', { type: 'calling', id: row.id }, facts)
+        await record(trx, this.ctx, {
+          kind: 'calling.create',
+          target: { type: 'calling', id: row.id },
+          detail: facts,
+          by: actor.id,
+          at: row.created_at,
+        })
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -124,16 +130,16 @@ export class CallingsService {
         })
         const changes = callingChanges(current, row)
         if (changes)
-          await audit(
-            trx,
-            { by: actor.id, at: row.updated_at },
-            'calling.update',
-            { type: 'calling', id },
-            {
+          await record(trx, this.ctx, {
+            kind: 'calling.update',
+            target: { type: 'calling', id },
+            detail: {
               name: row.name,
               changes,
             },
-          )
+            by: actor.id,
+            at: row.updated_at,
+          })
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -151,7 +157,12 @@ export class CallingsService {
       if (isSystemDefined(current)) throw systemDefined()
       if (!(await repo.deleteUnfilledCalling(trx, id))) throw filledSlots()
       const who = { by: actor.id, at: this.ctx.clock.iso() }
-      await audit(trx, who, 'calling.delete', { type: 'calling', id }, { name: current.name })
+      await record(trx, this.ctx, {
+        kind: 'calling.delete',
+        target: { type: 'calling', id },
+        detail: { name: current.name },
+        ...who,
+      })
     })
   }
 
@@ -193,7 +204,12 @@ export class CallingsService {
     const grants = grantChanges(current, wanted)
     const who = { by: actor.id, at: this.ctx.clock.iso() }
     if (grants)
-      await audit(trx, who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants })
+      await record(trx, this.ctx, {
+        kind: 'calling.grants_change',
+        target: { type: 'calling', id },
+        detail: { name: calling.name, ...grants },
+        ...who,
+      })
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
       await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }

@@ -9,7 +9,8 @@ import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, maySeatSelf, seatRequirements, unseatable } from './callings.policy.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit, type AuditBy } from '../audit/audit.repository.ts'
+import { record } from '../../events/record.ts'
+import type { DomainEvent, Who } from '../../events/types.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 
@@ -75,22 +76,20 @@ export async function unseatUser(
   return true
 }
 
-/** The audit entry of a seat filled or released (the calling is its target; the seat and holder are facts). */
-export function auditSeat(
-  trx: Executor,
-  who: AuditBy,
-  action: 'slot.fill' | 'slot.release',
+/** A seat filled or released (the calling is its target; the seat and holder are facts). */
+export function seatEvent(
+  who: Who,
+  kind: 'slot.fill' | 'slot.release',
   calling: { id: number; name: string },
   slotId: number,
   userId: number,
-): Promise<void> {
-  return audit(
-    trx,
-    who,
-    action,
-    { type: 'calling', id: calling.id },
-    { calling: calling.name, slot_id: slotId, user_id: userId },
-  )
+): DomainEvent {
+  return {
+    ...who,
+    kind,
+    target: { type: 'calling', id: calling.id },
+    detail: { calling: calling.name, slot_id: slotId, user_id: userId },
+  }
 }
 
 export class SlotsService {
@@ -120,7 +119,7 @@ export class SlotsService {
       assertMaySeat(actor, calling, await repo.callingPermissions(trx, callingId), userId)
       const now = this.ctx.clock.iso()
       await seatUser(trx, { callingId, slotId }, userId, now, ['body', 'user_id'])
-      await auditSeat(trx, { by: actor.id, at: now }, 'slot.fill', calling, slotId, userId)
+      await record(trx, this.ctx, seatEvent({ by: actor.id, at: now }, 'slot.fill', calling, slotId, userId))
       return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
@@ -143,7 +142,7 @@ export class SlotsService {
       assertMaySeat(actor, calling, grants, null)
       const at = this.ctx.clock.iso()
       if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, at)) {
-        return auditSeat(trx, { by: actor.id, at }, 'slot.release', calling, slotId, slot.user_id)
+        return record(trx, this.ctx, seatEvent({ by: actor.id, at }, 'slot.release', calling, slotId, slot.user_id))
       }
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).

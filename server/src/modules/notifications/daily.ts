@@ -10,7 +10,7 @@ import { retrying, withTransaction } from '../../db/transaction.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
-import { Notifier } from './notify.ts'
+import { record } from '../../events/record.ts'
 import { claimAutoReminders, waitingProposals } from './reminders.repository.ts'
 
 export interface DailyDeps {
@@ -46,7 +46,6 @@ export function localDayAndHour(at: Date, timeZone: string): { day: string; hour
 export async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<number> {
   const at = now.toISOString()
   const before = new Date(now.getTime() - deps.config.remindAfterHours * 3600 * 1000).toISOString()
-  const notify = new Notifier(deps)
   let reminded = 0
   for (const waiting of await waitingProposals(deps.db, before)) {
     reminded += await withTransaction(deps.db, async (trx) => {
@@ -54,9 +53,9 @@ export async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<num
       // Moved meanwhile: a new visit starts its own wait.
       if (!proposal || proposal.stage !== waiting.stage || proposal.stage_changed_at !== waiting.stage_changed_at)
         return 0
-      const ids = await notify.reminded(trx, proposal, null, at, (candidates) =>
-        claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, candidates, at),
-      )
+      const only = (candidates: number[]) =>
+        claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, candidates, at)
+      const ids = await record(trx, deps, { kind: 'proposal.remind', proposal, by: null, at, only })
       return ids.length
     })
   }

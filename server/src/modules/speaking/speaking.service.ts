@@ -22,7 +22,7 @@ import {
   type WardId,
 } from './speaking.rotation.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { record } from '../../events/record.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
@@ -145,8 +145,9 @@ export class SpeakingService {
         const facts = { year, month, slot_id: seat.slot_id, high_councilor_id: userId }
         const who = { by: actor.id, at: now }
         const target = { type: 'calling', id: seat.calling_id } as const
-        if (part === 'body') await audit(trx, who, 'override.set', target, { ...facts, ward_id: wardId })
-        else await audit(trx, who, 'override.clear', target, facts)
+        if (part === 'body')
+          await record(trx, this.ctx, { kind: 'override.set', target, detail: { ...facts, ward_id: wardId }, ...who })
+        else await record(trx, this.ctx, { kind: 'override.clear', target, detail: facts, ...who })
       })
     } catch (error) {
       // The ward was deleted after we read it.

@@ -18,7 +18,6 @@ import { loadViewer, proposalNotFound, proposalView, visibleProposal } from '../
 import { neighbourStage } from '../proposals/proposals.policy.ts'
 import { findProposalViews, lockProposal } from '../proposals/proposals.repository.ts'
 import { transition } from '../proposals/transition.ts'
-import { Notifier } from '../notifications/notify.ts'
 import { checkArchiveDates } from './archive.input.ts'
 import { archiveBatches } from './archive.repository.ts'
 import { renderScript } from './script.ts'
@@ -97,9 +96,15 @@ export class SustainingsService {
       if (!completesSustaining(current.scope, wardsLeft)) return
       const isRelease = Boolean(current.is_release)
       const to = neighbourStage('sustain', isRelease, 'advance')!
-      const moved = await transition(trx, { proposalId: id, isRelease, from: 'sustain', to, by: actor.id, at: now })
+      const moved = await transition(trx, this.ctx, {
+        proposalId: id,
+        isRelease,
+        from: 'sustain',
+        to,
+        by: actor.id,
+        at: now,
+      })
       if (!moved) throw staleStage()
-      await new Notifier(this.ctx).moved(trx, { proposalId: id, to, by: actor.id, at: now })
     })
     return proposalView(db, viewer, id)
   }
