@@ -53,7 +53,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: Webhook },
       },
     },
-    async (request) => service.update(request.params.webhook_id, request.body),
+    async (request) => service.update(requireActor(request), request.params.webhook_id, request.body),
   )
 
   app.delete(
@@ -68,7 +68,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
       },
     },
     async (request, reply) => {
-      await service.remove(request.params.webhook_id)
+      await service.remove(requireActor(request), request.params.webhook_id)
       return reply.status(204).send(null)
     },
   )
