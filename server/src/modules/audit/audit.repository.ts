@@ -1,23 +1,7 @@
 import type { AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
 import type { Generated, Selectable } from 'kysely'
 import type { Executor } from '../../db/types.ts'
-
-export interface AuditLogTable {
-  id: Generated<number>
-  at: string
-  actor_id: number | null
-  action: string
-  target_type: string | null
-  target_id: number | null
-  /** A JSON object (text on both databases). */
-  detail: string
-}
-
-declare module '../../db/schema.ts' {
-  interface DB {
-    audit_log: AuditLogTable
-  }
-}
+import type { AuditLogTable } from './audit.tables.ts'
 
 /** Who acted and when: `by` is null for what nobody signed in did (a failed sign-in). */
 export interface AuditBy {

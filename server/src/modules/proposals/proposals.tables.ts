@@ -76,13 +76,12 @@ export interface ProposalPresentationsTable {
   created_at: string
 }
 
-declare module '../../db/schema.ts' {
-  interface DB {
-    proposal_presentations: ProposalPresentationsTable
-    proposals: ProposalsTable
-    proposal_history: ProposalHistoryTable
-    proposal_votes: ProposalVotesTable
-    proposal_interviews: ProposalInterviewsTable
-    proposal_comments: ProposalCommentsTable
-  }
+/** The proposals domain's tables, composed into `DB` by db/schema.ts. */
+export interface ProposalsTables {
+  proposal_presentations: ProposalPresentationsTable
+  proposals: ProposalsTable
+  proposal_history: ProposalHistoryTable
+  proposal_votes: ProposalVotesTable
+  proposal_interviews: ProposalInterviewsTable
+  proposal_comments: ProposalCommentsTable
 }

@@ -4,7 +4,6 @@ import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.ts'
-import './webhooks.tables.ts'
 
 export type WebhookRow = Selectable<WebhooksTable>
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
