@@ -1,12 +1,12 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { CliCommand } from '../../cli.commands.ts'
+import type { CliCommand } from '../../cli.types.ts'
 import type { Clock } from '../../clock.ts'
 import { systemClock } from '../../clock.ts'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import type { Job, JobLog } from '../../jobs/job.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
@@ -106,36 +106,19 @@ export const DAILY_CHECK_MS = 60_000
 /**
  * The daily jobs in the server process: checked every minute, run once the
  * local hour has reached DAILY_HOUR and the day has no run yet (a server
- * started later in the day catches up). Started after listen and stopped on
- * shutdown by main.ts, like housekeeping.
+ * started later in the day catches up).
  */
-export function dailyJobs(deps: DailyDeps & { log: FastifyBaseLogger }) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
-  const check = () => {
+export const dailyJob = (deps: DailyDeps & { log: JobLog }): Job => ({
+  name: 'daily',
+  every: DAILY_CHECK_MS,
+  async run() {
     const { day, hour } = localDayAndHour(deps.clock.now(), deps.config.stakeTimezone)
     if (hour < deps.config.dailyHour) return
-    running = running
-      .then(async () => {
-        const done = await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()
-        if (done) return
-        const result = await runDaily(deps)
-        if (result.ran) deps.log.info({ daily: result }, 'daily jobs done')
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'daily jobs failed'))
-  }
-  return {
-    start() {
-      check()
-      timer = setInterval(check, DAILY_CHECK_MS)
-      timer.unref()
-    },
-    async stop() {
-      clearInterval(timer)
-      await running
-    },
-  }
-}
+    if (await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()) return
+    const result = await runDaily(deps)
+    if (result.ran) deps.log.info({ daily: result }, 'daily jobs done')
+  },
+})
 
 /** `npm run cli -- daily [--force]`: the daily jobs on demand (e.g. from cron). */
 export const DAILY_CLI: CliCommand[] = [

@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { CliCommand } from '../../cli.commands.ts'
+import type { CliCommand } from '../../cli.types.ts'
 import { addSeconds, systemClock, type Clock } from '../../clock.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
+import { scheduled, type Job, type JobLog } from '../../jobs/job.ts'
 import { REFRESH_GRACE_SECONDS } from '../auth/auth.service.ts'
 import { THROTTLE } from '../auth/attempts.ts'
 import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
@@ -50,33 +50,17 @@ export async function purgeExpired(db: Kysely<DB>, now: Date, retention = DEFAUL
 
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
 
-/**
- * The server's hourly purge: main.ts starts it after listen and stops it on
- * shutdown; buildApp never does, so tests get no timers. It also runs once at
- * start, for servers restarted more often than hourly. A failed run is logged
- * and the next one tries again.
- */
-export function housekeeping(db: Kysely<DB>, clock: Clock, log: FastifyBaseLogger, retention = DEFAULT_RETENTION) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
-  const run = () => {
-    running = purgeExpired(db, clock.now(), retention).then(
-      (purged) => log.info({ purged }, 'housekeeping: purged expired rows'),
-      (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
-    )
-  }
-  return {
-    start() {
-      run()
-      timer = setInterval(run, HOUSEKEEPING_INTERVAL_MS)
-      timer.unref() // never what keeps the process alive
-    },
-    async stop() {
-      clearInterval(timer)
-      await running // let a run in progress finish before the database closes
-    },
-  }
-}
+/** The hourly purge (also once at start, for servers restarted more often than hourly). */
+export const housekeepingJob = (db: Kysely<DB>, clock: Clock, log: JobLog, retention = DEFAULT_RETENTION): Job => ({
+  name: 'housekeeping',
+  every: HOUSEKEEPING_INTERVAL_MS,
+  run: async () =>
+    log.info({ purged: await purgeExpired(db, clock.now(), retention) }, 'housekeeping: purged expired rows'),
+})
+
+/** The purge on its timer (jobs/job.ts). */
+export const housekeeping = (...args: Parameters<typeof housekeepingJob>) =>
+  scheduled(housekeepingJob(...args), args[2])
 
 /** `npm run cli -- purge`: the same purge on demand (e.g. from cron when the server is not running). */
 export const HOUSEKEEPING_CLI: CliCommand[] = [
