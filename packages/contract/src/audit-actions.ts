@@ -1,7 +1,7 @@
-/** The audit log's vocabulary (contract §13), without schema code: the web client imports it at runtime. */
+/** The audit log's vocabulary (docs/api-reference.md §13), without schema code: the web client imports it at runtime. */
 
 /**
- * Every action the audit log records (contract §13), named `<target>.<verb>`.
+ * Every action the audit log records (docs/api-reference.md §13), named `<target>.<verb>`.
  * docs/decisions.md ("Audit log") says what each one's `detail` holds.
  */
 export const AUDIT_ACTIONS = [

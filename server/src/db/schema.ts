@@ -49,7 +49,7 @@ export interface SessionsTable {
   ip: string | null
   /** Salt of the last rotation: the next secret is HMAC(salt, previous secret) (issue 19). */
   rotation_salt: Generated<string | null>
-  /** Signed in on a shared computer: ends after SHARED_SESSION_IDLE_SECONDS without activity (contract §13). */
+  /** Signed in on a shared computer: ends after SHARED_SESSION_IDLE_SECONDS without activity (docs/api-reference.md §13). */
   shared: Generated<SqlBool>
 }
 

@@ -8,7 +8,7 @@ import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
 import { createWard, submit } from '../modules/proposals/proposals.factories.ts'
 
 /**
- * Property (S1, contract §2): for every route of the OpenAPI document, wrong-
+ * Property (S1, docs/api-reference.md §2): for every route of the OpenAPI document, wrong-
  * typed bodies, non-decimal path ids and wrong-typed query values get a 4xx
  * in the documented shape — never a 5xx — and write nothing (no coerced
  * write). Signed in as an all-permissions administrator and anonymously.

@@ -7,7 +7,7 @@ import { qk } from './queries'
 import type { Calling, Proposal, ProposalInput, Sustainings } from './types'
 
 /**
- * Sustainings and records (contract §12): each ward's list and script,
+ * Sustainings and records (docs/api-reference.md §12): each ward's list and script,
  * presentations, the archive and its CSV, and the proposal form's look-ups.
  */
 export const sustainingKeys = {

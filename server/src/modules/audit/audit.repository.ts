@@ -17,7 +17,7 @@ export interface AuditTarget {
 type Fact = string | number | boolean | null | Fact[] | { [key: string]: Fact }
 export type AuditDetail = Record<string, Fact>
 
-/** Keys that would carry a credential. The log holds plain facts only (contract §13: never a secret). */
+/** Keys that would carry a credential. The log holds plain facts only (docs/api-reference.md §13: never a secret). */
 const SECRET_KEY = /pass|hash|token|secret|cookie|salt/i
 
 function assertNoSecretKeys(value: Fact, path: string): void {

@@ -11,7 +11,7 @@ import { audit } from './audit.repository.ts'
 
 type As = ReturnType<typeof injectAs>
 
-/** Every password, token and cookie this file uses: none may appear in any entry (contract §13). */
+/** Every password, token and cookie this file uses: none may appear in any entry (docs/api-reference.md §13). */
 const secrets = new Set<string>()
 const keep = <T extends { password?: string; token?: string; refresh?: string }>(value: T): T => {
   for (const secret of [value.password, value.token, value.refresh]) if (secret) secrets.add(secret)

@@ -6,7 +6,7 @@ import { type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts
 import { record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
 
-/** Contract §3 throttling numbers. */
+/** docs/api-reference.md §3 throttling numbers. */
 export const THROTTLE = {
   windowSeconds: 15 * 60,
   accountFailures: 5,
@@ -29,7 +29,7 @@ export interface Admission {
 }
 
 /**
- * Password checks throttled per account and per address (contract §3, S4):
+ * Password checks throttled per account and per address (docs/api-reference.md §3, S4):
  * every attempt is counted before the password is checked (`admit`), and a
  * correct password clears the account's count (`succeeded`).
  */

@@ -36,7 +36,7 @@ export interface IssuedSession {
 }
 
 const sessionExpired = () => unauthorized('Session expired or revoked')
-/** 401 `session_idle`: the client can tell the user why (contract §13). */
+/** 401 `session_idle`: the client can tell the user why (docs/api-reference.md §13). */
 const sessionIdle = () =>
   new AppError(401, 'session_idle', 'Session ended after 30 minutes without activity (shared computer)', {
     'WWW-Authenticate': 'Bearer',
@@ -82,7 +82,7 @@ export class AuthService {
     // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
     if (!user || !ok || !user.active) {
-      // Its own transaction: the 401 that follows commits nothing else (contract §13).
+      // Its own transaction: the 401 that follows commits nothing else (docs/api-reference.md §13).
       const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
       const target = user ? ({ type: 'user', id: user.id } as const) : null
       await withTransaction(db, async (trx) => {
@@ -122,13 +122,13 @@ export class AuthService {
   }
 
   /**
-   * Rotates the refresh token (contract §3). The token just rotated out still
+   * Rotates the refresh token (docs/api-reference.md §3). The token just rotated out still
    * works for REFRESH_GRACE_SECONDS without another rotation, and gets the
    * cookie the rotation issued (two tabs; an answer lost on the way, issue
    * 19). Any older token this session issued is treated as stolen and ends
    * the session; a secret it never issued ends nothing (S6). A shared-computer
    * session unused for 30 minutes is ended and answered 401 `session_idle`
-   * (contract §13).
+   * (docs/api-reference.md §13).
    */
   async refresh(
     cookieValue: string | undefined,

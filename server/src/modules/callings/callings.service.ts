@@ -18,7 +18,7 @@ const duplicateName = () => conflict('duplicate_name', 'A calling with this name
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')
 const filledSlots = () => conflict('slot_filled', 'A slot of this calling is filled; release it first')
 
-/** Nobody can give a calling a permission they do not hold (contract §4). */
+/** Nobody can give a calling a permission they do not hold (docs/api-reference.md §4). */
 function assertMayGrant(actor: Actor, current: readonly Permission[], next: readonly Permission[]): void {
   const refused = ungrantable(actor.permissions, current, next)
   if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
@@ -148,7 +148,7 @@ export class CallingsService {
     }
   }
 
-  /** DELETE /callings/{id}: user-made and with no filled slot (contract §5). */
+  /** DELETE /callings/{id}: user-made and with no filled slot (docs/api-reference.md §5). */
   async remove(actor: Actor, id: number): Promise<void> {
     const { db, dialect } = this.ctx
     await withTransaction(db, async (trx) => {

@@ -5,7 +5,7 @@ import { useTestApp } from '../../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
 import { expectError, locs, makeCalling, systemCallingId, type As } from './fixtures.ts'
 
-describe('callings (contract §5)', () => {
+describe('callings (docs/api-reference.md §5)', () => {
   const t = useTestApp()
   let admin: As
   let manager: As // callings.manage only

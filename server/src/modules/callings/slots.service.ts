@@ -105,7 +105,7 @@ export class SlotsService {
   }
 
   /**
-   * PUT /callings/{id}/{slot_id} (contract §5): allowed on system callings.
+   * PUT /callings/{id}/{slot_id} (docs/api-reference.md §5): allowed on system callings.
    * The winner of concurrent fills is decided by one conditional UPDATE. A
    * fill does not touch the calling's updated_at: that would write the
    * calling row, which concurrent fills hold a share lock on.

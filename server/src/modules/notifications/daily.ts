@@ -38,7 +38,7 @@ export function localDayAndHour(at: Date, timeZone: string): { day: string; hour
 }
 
 /**
- * Automatic reminders (contract §11): each voter still missing a vote on a
+ * Automatic reminders (docs/api-reference.md §11): each voter still missing a vote on a
  * proposal that has waited at its voting stage longer than
  * REMIND_AFTER_HOURS gets one reminder for that visit to the stage (the
  * auto_reminders key). They do not touch the manual one-hour limit.

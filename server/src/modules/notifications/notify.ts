@@ -11,7 +11,7 @@ import { notificationText } from './texts.ts'
 
 type Wanted = Map<number, NotificationKind>
 
-/** Adds `ids` as `kind` unless they already get something: one change, one notification each (contract §11). */
+/** Adds `ids` as `kind` unless they already get something: one change, one notification each (docs/api-reference.md §11). */
 function want(wanted: Wanted, ids: Iterable<number>, kind: NotificationKind): void {
   for (const id of ids) if (!wanted.has(id)) wanted.set(id, kind)
 }

@@ -9,10 +9,10 @@ import { lockProposal } from '../proposals/proposals.repository.ts'
 import { record } from '../../events/record.ts'
 import { claimManualReminder, lastManualReminder } from './reminders.repository.ts'
 
-/** A manager reminds a proposal's voters at most once an hour (contract §11). */
+/** A manager reminds a proposal's voters at most once an hour (docs/api-reference.md §11). */
 export const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
 
-/** POST /calling-kanban/proposals/{id}/remind (contract §11). */
+/** POST /calling-kanban/proposals/{id}/remind (docs/api-reference.md §11). */
 export class RemindersService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -17,7 +17,7 @@ import { kindsAbout } from './notifications.fixtures.ts'
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
 
-describe('reminders (contract §11)', () => {
+describe('reminders (docs/api-reference.md §11)', () => {
   const t = useTestApp({ HC_APPROVALS_REQUIRED: '3', REMIND_AFTER_HOURS: '48', STAKE_TIMEZONE: 'Europe/Madrid' })
   let ward: number
   let bishop: User

@@ -12,7 +12,7 @@ import { idleCutoff } from '../auth/shared-sessions.ts'
 import { purgeAudit } from '../audit/audit.repository.ts'
 
 export interface Purged {
-  /** Sessions past their expiry, or idle on a shared computer (contract §13), deleted. */
+  /** Sessions past their expiry, or idle on a shared computer (docs/api-reference.md §13), deleted. */
   sessions: number
   /** Sessions whose previous refresh token's grace has passed: its hash forgotten. */
   refreshGrace: number
@@ -23,7 +23,7 @@ export interface Purged {
 }
 
 export interface Retention {
-  /** AUDIT_RETENTION_DAYS (contract §13). */
+  /** AUDIT_RETENTION_DAYS (docs/api-reference.md §13). */
   auditDays: number
 }
 

@@ -11,7 +11,7 @@ import { record } from '../../events/record.ts'
 
 const commentNotFound = () => notFound('Comment')
 
-/** Comments on a proposal (contract §7): anyone who sees the proposal may comment. */
+/** Comments on a proposal (docs/api-reference.md §7): anyone who sees the proposal may comment. */
 export class CommentsService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -21,7 +21,7 @@ function toIso(value: string, field: string): string {
 
 const DAY_MS = 24 * 3600 * 1000
 
-/** The one interview of a proposal (contract §7). */
+/** The one interview of a proposal (docs/api-reference.md §7). */
 export class InterviewService {
   constructor(private readonly ctx: AppContext) {}
 

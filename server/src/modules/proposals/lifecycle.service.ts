@@ -14,7 +14,7 @@ export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
 export const wrongStage = (message: string) => conflict('wrong_stage', message)
 
-/** The steps a manager takes by name (contract §7); each is valid at one stage only. */
+/** The steps a manager takes by name (docs/api-reference.md §7); each is valid at one stage only. */
 export type NamedStep = 'sustain' | 'set_apart' | 'record'
 
 /** Manager moves: advance, revert, the named steps and decline, plus the history. */
@@ -30,7 +30,7 @@ export class LifecycleService {
   ): Promise<Proposal> {
     const at = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
-      // §12: recording fills and releases the linked slots in the same transaction.
+      // docs/api-reference.md §12: recording fills and releases the linked slots in the same transaction.
       if (move.from === 'record' && move.to === 'done') await recordOnRoster(trx, this.ctx, actor, move.proposalId)
       if (!(await transition(trx, this.ctx, { ...move, by: viewer.id, at }))) throw lost()
     })

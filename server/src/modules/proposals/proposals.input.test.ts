@@ -6,7 +6,7 @@ import { createWard, move, submit } from './proposals.factories.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
-/** Contract §2: no input, however malformed, produces a 500; every error has the contract's body. */
+/** docs/api-reference.md §2: no input, however malformed, produces a 500; every error has the contract's body. */
 describe('proposals: malformed input never gives a 500', () => {
   const t = useTestApp()
   let as: Awaited<ReturnType<typeof signedIn>>['as']

@@ -41,7 +41,7 @@ const editRefused = (stage: Stage) =>
   )
 
 /**
- * Trimmed fields; an empty spouse name is no spouse name. The §12 fields
+ * Trimmed fields; an empty spouse name is no spouse name. The docs/api-reference.md §12 fields
  * omitted from the body keep `current` (a PUT) or take their defaults.
  */
 function fieldsOf(body: ProposalBody, submitter: number, current?: repo.ProposalRow): repo.ProposalFields {
@@ -68,7 +68,7 @@ const trimRelease = (r: Release): Release => ({
   user_id: r.user_id ?? null,
 })
 
-/** Proposals themselves and the board (contract §7). */
+/** Proposals themselves and the board (docs/api-reference.md §7). */
 export class ProposalsService {
   constructor(private readonly ctx: AppContext) {}
 

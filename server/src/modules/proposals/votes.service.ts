@@ -20,7 +20,7 @@ import { withTransaction } from '../../db/transaction.ts'
 import { record } from '../../events/record.ts'
 import { factsOf, proposalTarget } from './proposals.audit.ts'
 
-/** Votes at sp_approval and hc_approval (contract §7). */
+/** Votes at sp_approval and hc_approval (docs/api-reference.md §7). */
 export class VotesService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -14,7 +14,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => ({
   month: ((2 + i) % 12) + 1,
 }))
 
-describe('speaking calendar feed (contract §13)', () => {
+describe('speaking calendar feed (docs/api-reference.md §13)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: ZONE })
   const wards: { id: number; name: string }[] = []
   let hc1: { user: TestUser; as: As }

@@ -27,7 +27,7 @@ export function listSeats(db: Executor): Promise<SeatRow[]> {
   return seatsQuery(db).execute()
 }
 
-/** Wards in id order: the rotation's order (contract §8). */
+/** Wards in id order: the rotation's order (docs/api-reference.md §8). */
 export function listWards(db: Executor): Promise<{ id: number; name: string }[]> {
   return db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute()
 }

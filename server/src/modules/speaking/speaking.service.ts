@@ -28,7 +28,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
 const wardMissing = (): FieldError => ({ loc: ['body', 'ward_id'], msg: 'Ward not found', type: 'value_error' })
 
-/** The one mapper from rows to the calendar (contract §8). */
+/** The one mapper from rows to the calendar (docs/api-reference.md §8). */
 export function toCalendar(
   year: number,
   seats: repo.SeatRow[],
@@ -85,7 +85,7 @@ export class SpeakingService {
   }
 
   /**
-   * PUT /speaking/calendar/override (contract §8): the seat held by
+   * PUT /speaking/calendar/override (docs/api-reference.md §8): the seat held by
    * `high_councilor_id` takes `ward_id` (null = not speaking) in that month; a
    * seat that had the ward takes this seat's ward — both rows in one transaction.
    */

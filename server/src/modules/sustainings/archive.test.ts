@@ -8,7 +8,7 @@ import { expectError, locs } from '../callings/fixtures.ts'
 import { bishopOf, createWard, move, submit } from '../proposals/proposals.factories.ts'
 import { atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
 
-describe('archive: list filters and proposals.csv (contract §12)', () => {
+describe('archive: list filters and proposals.csv (docs/api-reference.md §12)', () => {
   const t = useTestApp()
   let wardA: number
   let wardB: number

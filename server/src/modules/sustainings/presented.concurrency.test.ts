@@ -7,7 +7,7 @@ import { bishopOf, createWard, getProposal } from '../proposals/proposals.factor
 import { allWards, atSustain, present, PROPOSALS } from './sustainings.fixtures.ts'
 
 /**
- * "Only one winner" (contract §12): two presentations racing in the last two
+ * "Only one winner" (docs/api-reference.md §12): two presentations racing in the last two
  * wards move a stake-scope proposal on exactly once — never twice, never
  * zero times (each seeing the other's row missing).
  */

@@ -7,7 +7,7 @@ import { expectError, makeCalling } from '../callings/fixtures.ts'
 import { createWard, getProposal, move } from '../proposals/proposals.factories.ts'
 import { atSustain, PROPOSALS, type As } from './sustainings.fixtures.ts'
 
-describe('recording fills and releases slots (contract §12)', () => {
+describe('recording fills and releases slots (docs/api-reference.md §12)', () => {
   const t = useTestApp()
   let ward: number
   let admin: As

@@ -8,7 +8,7 @@ import { kindsAbout } from '../notifications/notifications.fixtures.ts'
 import { expectError, locs } from '../callings/fixtures.ts'
 import { allWards, atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
 
-describe('sustainings (contract §12)', () => {
+describe('sustainings (docs/api-reference.md §12)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: 'Pacific/Kiritimati' })
   let wardA: number
   let wardB: number
@@ -275,7 +275,7 @@ describe('sustainings (contract §12)', () => {
     })
   })
 
-  describe('visibility (§12 with §7, S9)', () => {
+  describe('visibility (docs/api-reference.md §12 with docs/api-reference.md §7, S9)', () => {
     it('shows a stake-scope proposal from sustain on to every bishop, and nothing else of other wards', async () => {
       const stakeEarly = await submit(manager.as, wardA, { scope: 'stake' })
       const stake = await atSustain(manager.as, wardA, { scope: 'stake' })

@@ -147,7 +147,7 @@ export class UsersService {
   }
 
   /**
-   * PATCH /users/{id}/password (contract §3). Self: needs the old password,
+   * PATCH /users/{id}/password (docs/api-reference.md §3). Self: needs the old password,
    * clears the flag, ends the other sessions. A user manager on someone else:
    * sets the flag (they must choose their own) and ends all their sessions.
    */

@@ -25,7 +25,7 @@ const wardFacts = (ward: Ward) => ({
 })
 
 /**
- * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
+ * Wards (docs/api-reference.md §6). Each ward owns one slot of the system Bishop calling,
  * numbered by the ward's id. Lock order in every transaction: the Bishop
  * calling row, then the ward, then the slot — so ward writes and bishop-slot
  * fills never deadlock on PostgreSQL.
@@ -45,7 +45,7 @@ export class WardsService {
     }
   }
 
-  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (contract §5). */
+  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (docs/api-reference.md §5). */
   async list(anonymous: boolean): Promise<Ward[]> {
     const wards = await repo.listWards(this.ctx.db)
     return anonymous ? wards.map(withoutBishop) : wards

@@ -122,7 +122,7 @@ export async function webhookDeliveries(trx: Executor, _deps: EventDeps, event: 
 /**
  * One delivery per webhook subscribed to `event`, with the proposal's facts
  * as they are now in the caller's transaction, in one INSERT ... SELECT
- * (contract §11: written with the change, or not at all). Names are copied
+ * (docs/api-reference.md §11: written with the change, or not at all). Names are copied
  * only for webhooks that include them; the spouse never.
  */
 async function enqueueWebhooks(db: Executor, event: WebhookEvent, proposalId: number, at: string): Promise<void> {

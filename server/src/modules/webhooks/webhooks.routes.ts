@@ -15,7 +15,7 @@ import { WebhooksService } from './webhooks.service.ts'
 const tags = ['webhooks']
 const config = { permission: 'proposals.manage' as const }
 
-/** Webhooks (contract §11): all for proposals.manage. */
+/** Webhooks (docs/api-reference.md §11): all for proposals.manage. */
 export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new WebhooksService(ctx)
 

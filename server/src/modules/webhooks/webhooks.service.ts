@@ -18,7 +18,7 @@ const audited = (id: number, fields: repo.WebhookFields, events: string[]) => ({
 })
 
 /**
- * Webhooks (contract §11). Every route requires proposals.manage (the routes
+ * Webhooks (docs/api-reference.md §11). Every route requires proposals.manage (the routes
  * declare it), and a manager sees every webhook: they are the stake's, not
  * their creator's.
  */
