@@ -5,7 +5,7 @@ import { withTransaction } from '../db/transaction.ts'
 import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
 import { useTestApp } from '../test/harness.ts'
 import { findProposal } from '../modules/proposals/proposals.repository.ts'
-import { bishopOf, createWard, presidency, submit } from '../modules/proposals/proposals.factories.ts'
+import { bishopOf, createWard, presidency, submit } from '../test/proposals.fixtures.ts'
 import { record } from './record.ts'
 import type { DomainEvent } from './types.ts'
 

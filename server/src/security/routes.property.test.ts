@@ -5,7 +5,7 @@ import { sql } from 'kysely'
 import type { LightMyRequestResponse } from 'fastify'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
-import { createWard, submit } from '../modules/proposals/proposals.factories.ts'
+import { createWard, submit } from '../test/proposals.fixtures.ts'
 
 /**
  * Property (S1, docs/api-reference.md §2): for every route of the OpenAPI document, wrong-

@@ -5,8 +5,8 @@ import { withTransaction } from '../../db/transaction.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, login, seat, signedIn, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { THROTTLE } from '../auth/attempts.ts'
-import { systemCallingId } from '../callings/fixtures.ts'
-import { createWard, presidency, submit } from '../proposals/proposals.factories.ts'
+import { systemCallingId } from '../../test/callings.fixtures.ts'
+import { createWard, presidency, submit } from '../../test/proposals.fixtures.ts'
 import { audit } from './audit.repository.ts'
 
 type As = ReturnType<typeof injectAs>

@@ -12,7 +12,7 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 import { runDaily } from './daily.ts'
 import { deliverDue, smtpSender } from './mail.worker.ts'
 

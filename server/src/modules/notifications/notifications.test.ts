@@ -10,8 +10,8 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
-import { inbox, kindsAbout } from './notifications.fixtures.ts'
+} from '../../test/proposals.fixtures.ts'
+import { inbox, kindsAbout } from '../../test/notifications.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>

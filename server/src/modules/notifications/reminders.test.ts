@@ -10,9 +10,9 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 import { localDayAndHour, runDaily } from './daily.ts'
-import { kindsAbout } from './notifications.fixtures.ts'
+import { kindsAbout } from '../../test/notifications.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>

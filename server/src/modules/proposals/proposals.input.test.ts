@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { createWard, move, submit } from './proposals.factories.ts'
+import { createWard, move, submit } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 

@@ -3,8 +3,8 @@ import crypto from 'node:crypto'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
 import { injectAs, signedIn, type TestUser } from '../../test/factories.ts'
-import { createWard, expectedWard, setHolder, setSeatCount } from './speaking.fixtures.ts'
-import { fetchFeed, localTime, readFeed, sundays, type FeedEvent } from './feed.fixtures.ts'
+import { createWard, expectedWard, setHolder, setSeatCount } from '../../test/speaking.fixtures.ts'
+import { fetchFeed, localTime, readFeed, sundays, type FeedEvent } from '../../test/feed.fixtures.ts'
 
 type As = ReturnType<typeof injectAs>
 const ZONE = 'America/Denver'

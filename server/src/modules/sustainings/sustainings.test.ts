@@ -3,10 +3,10 @@ import { before, describe, it } from 'node:test'
 import type { Proposal, Sustainings } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, move, seated, submit } from '../proposals/proposals.factories.ts'
-import { kindsAbout } from '../notifications/notifications.fixtures.ts'
-import { expectError, locs } from '../callings/fixtures.ts'
-import { allWards, atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
+import { bishopOf, createWard, getProposal, move, seated, submit } from '../../test/proposals.fixtures.ts'
+import { kindsAbout } from '../../test/notifications.fixtures.ts'
+import { expectError, locs } from '../../test/callings.fixtures.ts'
+import { allWards, atSustain, present, PROPOSALS, type As } from '../../test/sustainings.fixtures.ts'
 
 describe('sustainings (docs/api-reference.md §12)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: 'Pacific/Kiritimati' })
