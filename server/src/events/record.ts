@@ -4,6 +4,8 @@ import { notifications } from '../modules/notifications/notify.ts'
 import { webhookDeliveries } from '../modules/webhooks/webhooks.repository.ts'
 import type { DomainEvent, EventDeps, Subscriber } from './types.ts'
 
+export { audited } from './types.ts'
+
 /** Every event goes to each of these, in this order, in the change's own transaction. */
 export const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, notifications, webhookDeliveries]
 

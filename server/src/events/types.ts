@@ -37,3 +37,11 @@ export type EventDeps = Pick<AppContext, 'config' | 'dialect'>
 
 /** Turns an event into its effects inside the event's transaction; may return the users it notified. */
 export type Subscriber = (trx: Executor, deps: EventDeps, event: DomainEvent) => Promise<number[] | void>
+
+/** An event whose only effect is its audit entry: what `audit(trx, who, action, target, detail)` was. */
+export const audited = (
+  who: Who,
+  kind: Audited['kind'],
+  target: AuditTarget | null,
+  detail?: AuditDetail,
+): DomainEvent => (detail === undefined ? { ...who, kind, target } : { ...who, kind, target, detail })

@@ -3,7 +3,7 @@ import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
 import type { Executor } from '../../db/types.ts'
 import { type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
 
 /** docs/api-reference.md §3 throttling numbers. */
@@ -91,13 +91,11 @@ export class SignInAttempts {
     for (const lock of admission.locks) {
       const detail: AuditDetail = { scope: lock.scope, until: lock.until }
       if (lock.scope === 'ip') detail.ip = lock.key
-      await record(trx, this.ctx, {
-        kind: 'auth.lock',
-        target: lock.scope === 'account' ? target : null,
-        detail,
-        by: null,
-        at: admission.at,
-      })
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail),
+      )
     }
   }
 

@@ -13,7 +13,7 @@ import { retrying, withTransaction } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
 import { type AuditDetail } from '../audit/audit.repository.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 
 /** How long the token just rotated out still yields an access token. */
 export const REFRESH_GRACE_SECONDS = 10
@@ -86,13 +86,11 @@ export class AuthService {
       const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
       const target = user ? ({ type: 'user', id: user.id } as const) : null
       await withTransaction(db, async (trx) => {
-        await record(trx, this.ctx, {
-          kind: 'auth.login_failed',
-          target,
-          detail: { reason, ip: client.ip },
-          by: null,
-          at: nowIso,
-        })
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip }),
+        )
         await this.attempts.recordLocks(trx, admission, target)
       })
       throw unauthorized(BAD_CREDENTIALS)
@@ -198,13 +196,11 @@ export class AuthService {
         await withTransaction(db, async (trx) => {
           await sessions.deleteSession(trx, session.id)
           const detail: AuditDetail = client ? { ip: client.ip } : {}
-          await record(trx, this.ctx, {
-            kind: 'auth.refresh_reuse',
-            target: { type: 'user', id: session.user_id },
-            detail,
-            by: null,
-            at: nowIso,
-          })
+          await record(
+            trx,
+            this.ctx,
+            audited({ by: null, at: nowIso }, 'auth.refresh_reuse', { type: 'user', id: session.user_id }, detail),
+          )
         })
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })
       }

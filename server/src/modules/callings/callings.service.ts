@@ -11,7 +11,7 @@ import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
@@ -85,13 +85,11 @@ export class CallingsService {
         await repo.replaceCallingPermissions(trx, row.id, permissions)
         await slotRepo.ensureSlots(trx, row.id, maxSlots)
         const facts = { name: row.name, is_public: Boolean(row.is_public), max_slots: maxSlots, permissions }
-        await record(trx, this.ctx, {
-          kind: 'calling.create',
-          target: { type: 'calling', id: row.id },
-          detail: facts,
-          by: actor.id,
-          at: row.created_at,
-        })
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: row.created_at }, 'calling.create', { type: 'calling', id: row.id }, facts),
+        )
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -130,16 +128,16 @@ export class CallingsService {
         })
         const changes = callingChanges(current, row)
         if (changes)
-          await record(trx, this.ctx, {
-            kind: 'calling.update',
-            target: { type: 'calling', id },
-            detail: {
-              name: row.name,
-              changes,
-            },
-            by: actor.id,
-            at: row.updated_at,
-          })
+          await record(
+            trx,
+            this.ctx,
+            audited(
+              { by: actor.id, at: row.updated_at },
+              'calling.update',
+              { type: 'calling', id },
+              { name: row.name, changes },
+            ),
+          )
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -157,12 +155,7 @@ export class CallingsService {
       if (isSystemDefined(current)) throw systemDefined()
       if (!(await repo.deleteUnfilledCalling(trx, id))) throw filledSlots()
       const who = { by: actor.id, at: this.ctx.clock.iso() }
-      await record(trx, this.ctx, {
-        kind: 'calling.delete',
-        target: { type: 'calling', id },
-        detail: { name: current.name },
-        ...who,
-      })
+      await record(trx, this.ctx, audited(who, 'calling.delete', { type: 'calling', id }, { name: current.name }))
     })
   }
 
@@ -204,12 +197,11 @@ export class CallingsService {
     const grants = grantChanges(current, wanted)
     const who = { by: actor.id, at: this.ctx.clock.iso() }
     if (grants)
-      await record(trx, this.ctx, {
-        kind: 'calling.grants_change',
-        target: { type: 'calling', id },
-        detail: { name: calling.name, ...grants },
-        ...who,
-      })
+      await record(
+        trx,
+        this.ctx,
+        audited(who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants }),
+      )
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
       await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }

@@ -10,7 +10,7 @@ import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, maySeatSelf, seatRequirements, unseatable } from './callings.policy.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { record } from '../../events/record.ts'
-import type { DomainEvent, Who } from '../../events/types.ts'
+import { audited, type DomainEvent, type Who } from '../../events/types.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 

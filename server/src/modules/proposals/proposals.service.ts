@@ -25,7 +25,7 @@ import {
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { checkArchiveDates } from '../sustainings/archive.input.ts'
@@ -149,16 +149,11 @@ export class ProposalsService {
         const keys = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter'] as const
         const changes = fieldChanges(current, fields, keys)
         if (changes)
-          await record(trx, this.ctx, {
-            kind: 'proposal.update',
-            target: proposalTarget(id),
-            detail: {
-              ...factsOf(fields),
-              changes,
-            },
-            by: actor.id,
-            at: now,
-          })
+          await record(
+            trx,
+            this.ctx,
+            audited({ by: actor.id, at: now }, 'proposal.update', proposalTarget(id), { ...factsOf(fields), changes }),
+          )
         return true
       })
       if (!written) {
@@ -180,13 +175,11 @@ export class ProposalsService {
     const deleted = await withTransaction(this.ctx.db, async (trx) => {
       const facts = await proposalFacts(trx, id)
       if (!facts || !(await repo.deleteProposalUnlessDone(trx, id))) return false
-      await record(trx, this.ctx, {
-        kind: 'proposal.delete',
-        target: proposalTarget(id),
-        detail: facts,
-        by: actor.id,
-        at: this.ctx.clock.iso(),
-      })
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: actor.id, at: this.ctx.clock.iso() }, 'proposal.delete', proposalTarget(id), facts),
+      )
       return true
     })
     if (deleted) return

@@ -17,7 +17,7 @@ import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import { factsOf, proposalTarget } from './proposals.audit.ts'
 
 /** Votes at sp_approval and hc_approval (docs/api-reference.md §7). */
@@ -53,13 +53,7 @@ export class VotesService {
       const created = await repo.insertVoteIfNew(trx, key, approved, now)
       if (!created) await repo.changeVote(trx, key, approved, now)
       const facts = { ...factsOf(proposal), stage: proposal.stage, approved, revote: !created }
-      await record(trx, this.ctx, {
-        kind: 'proposal.vote',
-        target: proposalTarget(id),
-        detail: facts,
-        by: actor.id,
-        at: now,
-      })
+      await record(trx, this.ctx, audited({ by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts))
 
       const required = approvalsRequired(proposal.stage, config)
       const counts = await repo.countVotes(trx, id, proposal.stage)

@@ -22,7 +22,7 @@ import {
   type WardId,
 } from './speaking.rotation.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
@@ -146,8 +146,8 @@ export class SpeakingService {
         const who = { by: actor.id, at: now }
         const target = { type: 'calling', id: seat.calling_id } as const
         if (part === 'body')
-          await record(trx, this.ctx, { kind: 'override.set', target, detail: { ...facts, ward_id: wardId }, ...who })
-        else await record(trx, this.ctx, { kind: 'override.clear', target, detail: facts, ...who })
+          await record(trx, this.ctx, audited(who, 'override.set', target, { ...facts, ward_id: wardId }))
+        else await record(trx, this.ctx, audited(who, 'override.clear', target, facts))
       })
     } catch (error) {
       // The ward was deleted after we read it.

@@ -19,7 +19,7 @@ import type { Executor } from '../../db/types.ts'
 import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
@@ -44,13 +44,11 @@ export class UsersService {
       const user = { ...body, password_hash, force_password_reset: true, now }
       const row = await withTransaction(this.ctx.db, async (trx) => {
         const row = await repo.insertUser(trx, user)
-        await record(trx, this.ctx, {
-          kind: 'user.create',
-          target: { type: 'user', id: row.id },
-          detail: userFacts(row),
-          by: actor.id,
-          at: now,
-        })
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: now }, 'user.create', { type: 'user', id: row.id }, userFacts(row)),
+        )
         return row
       })
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
@@ -121,19 +119,13 @@ export class UsersService {
         if (!row) throw notFound('User')
         const who = { by: actor.id, at: row.updated_at }
         const changes = fieldChanges(current, row, ['email', 'fname', 'lname', 'language'])
-        if (changes)
-          await record(trx, this.ctx, {
-            kind: 'user.update',
-            target: { type: 'user', id },
-            detail: { changes },
-            ...who,
-          })
+        if (changes) await record(trx, this.ctx, audited(who, 'user.update', { type: 'user', id }, { changes }))
         if (activeChange)
-          await record(trx, this.ctx, {
-            kind: body.active ? 'user.reactivate' : 'user.deactivate',
-            target: { type: 'user', id },
-            ...who,
-          })
+          await record(
+            trx,
+            this.ctx,
+            audited(who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id }),
+          )
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
           await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
@@ -182,7 +174,7 @@ export class UsersService {
       const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.ctx.clock.iso())
       if (!row) throw notFound('User')
       const action = self ? 'user.password_change' : 'user.password_reset'
-      await record(trx, this.ctx, { kind: action, target: { type: 'user', id }, by: actor.id, at: row.updated_at })
+      await record(trx, this.ctx, audited({ by: actor.id, at: row.updated_at }, action, { type: 'user', id }))
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
       return repo.toUser(row)
     })
@@ -205,13 +197,11 @@ export class UsersService {
       await replaceDirectPermissions(trx, id, wanted)
       const grants = grantChanges(current, wanted)
       if (grants)
-        await record(trx, this.ctx, {
-          kind: 'user.grants_change',
-          target: { type: 'user', id },
-          detail: grants,
-          by: actor.id,
-          at: this.ctx.clock.iso(),
-        })
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: this.ctx.clock.iso() }, 'user.grants_change', { type: 'user', id }, grants),
+        )
       if (current.includes('users.manage') && !wanted.includes('users.manage')) {
         await assertUserManagerRemains(trx, dialect, [id])
       }

@@ -7,7 +7,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as callings from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { assertMaySeat, seatEvent, seatUser, unseatUser } from '../callings/slots.service.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import * as repo from './wards.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
@@ -76,12 +76,7 @@ export class WardsService {
           await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
         const ward = (await repo.findWard(trx, id))!
         const who = { by: actor.id, at: now }
-        await record(trx, this.ctx, {
-          kind: 'ward.create',
-          target: { type: 'ward', id },
-          detail: wardFacts(ward),
-          ...who,
-        })
+        await record(trx, this.ctx, audited(who, 'ward.create', { type: 'ward', id }, wardFacts(ward)))
         if (body.bishop_id != null) await record(trx, this.ctx, seatEvent(who, 'slot.fill', bishop, id, body.bishop_id))
         return ward
       })
@@ -129,12 +124,7 @@ export class WardsService {
         const ward = (await repo.findWard(trx, id))!
         const changes = fieldChanges(wardFacts(before), wardFacts(ward), ['name', 'start_time', 'speaking_sunday'])
         if (changes)
-          await record(trx, this.ctx, {
-            kind: 'ward.update',
-            target: { type: 'ward', id },
-            detail: { name: ward.name, changes },
-            ...who,
-          })
+          await record(trx, this.ctx, audited(who, 'ward.update', { type: 'ward', id }, { name: ward.name, changes }))
         return ward
       })
     } catch (error) {
@@ -162,12 +152,7 @@ export class WardsService {
         const who = { by: actor.id, at: this.ctx.clock.iso() }
         if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, who.at)
         if (holder !== null) await record(trx, this.ctx, seatEvent(who, 'slot.release', bishop, id, holder))
-        await record(trx, this.ctx, {
-          kind: 'ward.delete',
-          target: { type: 'ward', id },
-          detail: { name: ward.name },
-          ...who,
-        })
+        await record(trx, this.ctx, audited(who, 'ward.delete', { type: 'ward', id }, { name: ward.name }))
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {

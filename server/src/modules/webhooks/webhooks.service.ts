@@ -2,7 +2,7 @@ import type { CreatedWebhook, Webhook, WebhookBody, WebhookDelivery, WebhookDeli
 import type { AppContext } from '../../context.ts'
 import { notFound, ValidationFailure } from '../../errors.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { record } from '../../events/record.ts'
+import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { urlProblem } from './address.ts'
 import { newSecret } from './payload.ts'
@@ -12,7 +12,7 @@ import { WebhookWorker } from './webhooks.worker.ts'
 const webhookNotFound = () => notFound('Webhook')
 
 /** A webhook's audit entry (S12): its address and what it sends, never its secret. */
-const audited = (id: number, fields: repo.WebhookFields, events: string[]) => ({
+const facts = (id: number, fields: repo.WebhookFields, events: string[]) => ({
   target: { type: 'webhook' as const, id },
   detail: { url: fields.url, format: fields.format, include_names: fields.include_names, events },
 })
@@ -66,7 +66,7 @@ export class WebhooksService {
     const id = await withTransaction(this.ctx.db, async (trx) => {
       const id = await repo.insertWebhook(trx, { ...fields, secret, created_by: actor.id }, now)
       await repo.replaceEvents(trx, id, events)
-      await record(trx, this.ctx, { kind: 'webhook.create', ...audited(id, fields, events), by: actor.id, at: now })
+      await record(trx, this.ctx, { kind: 'webhook.create', ...facts(id, fields, events), by: actor.id, at: now })
       return id
     })
     return { ...(await this.one(id)), secret }
@@ -80,7 +80,7 @@ export class WebhooksService {
       if (!(await repo.updateWebhook(trx, id, fields, now))) throw webhookNotFound()
       await repo.replaceEvents(trx, id, events)
       if (!fields.include_names) await repo.forgetPendingNames(trx, id)
-      await record(trx, this.ctx, { kind: 'webhook.update', ...audited(id, fields, events), by: actor.id, at: now })
+      await record(trx, this.ctx, { kind: 'webhook.update', ...facts(id, fields, events), by: actor.id, at: now })
     })
     return this.one(id)
   }
@@ -90,13 +90,11 @@ export class WebhooksService {
       const row = await repo.findWebhook(trx, id)
       if (!row || !(await repo.deleteWebhook(trx, id))) throw webhookNotFound()
       const detail = { url: row.url, include_names: Boolean(row.include_names) }
-      await record(trx, this.ctx, {
-        kind: 'webhook.delete',
-        target: { type: 'webhook', id },
-        detail,
-        by: actor.id,
-        at: this.ctx.clock.iso(),
-      })
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: actor.id, at: this.ctx.clock.iso() }, 'webhook.delete', { type: 'webhook', id }, detail),
+      )
     })
   }
 
