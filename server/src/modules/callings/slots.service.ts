@@ -84,12 +84,12 @@ export function seatEvent(
   slotId: number,
   userId: number,
 ): DomainEvent {
-  return {
-    ...who,
+  return audited(
+    who,
     kind,
-    target: { type: 'calling', id: calling.id },
-    detail: { calling: calling.name, slot_id: slotId, user_id: userId },
-  }
+    { type: 'calling', id: calling.id },
+    { calling: calling.name, slot_id: slotId, user_id: userId },
+  )
 }
 
 export class SlotsService {
