@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, signInPage, unique } from './api'
 
-/** Contract §13: the audit page lists the changes just made, in plain words, and its filters narrow it. */
+/** docs/api-reference.md §13: the audit page lists the changes just made, in plain words, and its filters narrow it. */
 
 const ADMIN = 'Stake Administrator'
 

@@ -4,7 +4,7 @@ import { expect, test, type Page } from '@playwright/test'
 import { adminApi, createUser, createWard, unique, type Account, type Api } from './api'
 
 /**
- * Spanish (contract §13): switching in the profile turns the pages fully
+ * Spanish (docs/api-reference.md §13): switching in the profile turns the pages fully
  * Spanish at once — no English text of theirs left in what is shown, nor in
  * labels, titles and placeholders — and the choice is remembered after a
  * reload, after signing out and by the account; a browser set to Spanish

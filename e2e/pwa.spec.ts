@@ -5,7 +5,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { adminApi, createUser, type Account } from './api'
 
 /**
- * The installable client (contract §13) against the built client served by
+ * The installable client (docs/api-reference.md §13) against the built client served by
  * the real server, as in production: the manifest and the service worker,
  * the app shell offline, the shared-computer sign-out and the calendar QR
  * code, at phone and desktop sizes. The other specs block service workers

@@ -6,7 +6,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, unique } from './api'
 
 /**
- * The Webhooks page (contract §11) on a desktop and on a phone, against a
+ * The Webhooks page (docs/api-reference.md §11) on a desktop and on a phone, against a
  * real receiver in this process on 127.0.0.1 (the e2e server runs with
  * WEBHOOK_ALLOW_PRIVATE=true): create (the secret shown once, with a
  * warning and a copy button), send a test that the receiver verifies,

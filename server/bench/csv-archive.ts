@@ -6,7 +6,7 @@
  */
 import { createTestApp } from '../src/test/harness.ts'
 import { createAdmin, login } from '../src/test/factories.ts'
-import { seedProposals } from '../src/modules/proposals/proposals.factories.ts'
+import { seedProposals } from '../src/test/proposals.fixtures.ts'
 
 const rows = Number(process.argv[2] ?? 20000)
 const t = await createTestApp()

@@ -66,7 +66,7 @@ declare module 'fastify' {
   }
 }
 
-/** Adds the documented error responses every route can give (contract §2). */
+/** Adds the documented error responses every route can give (docs/api-reference.md §2). */
 function documentErrors(route: RouteOptions): void {
   const schema = (route.schema ??= {})
   const response = (schema.response ??= {}) as Record<string, unknown>
@@ -178,7 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     documentErrors(route)
   })
   // PostgreSQL cannot store U+0000 in text; refuse it for every route as a 422
-  // instead of letting the database fail (contract §2: no input gives a 500).
+  // instead of letting the database fail (docs/api-reference.md §2: no input gives a 500).
   app.addHook('preValidation', (request, _reply, done) => {
     const errors = [
       ...findNul(request.params, ['path']),

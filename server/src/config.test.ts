@@ -94,7 +94,7 @@ describe('configuration from the environment', () => {
     }
   })
 
-  it('reads mail and the daily jobs (contract §11): off by default, SMTP_URL never echoed when refused', () => {
+  it('reads mail and the daily jobs (docs/api-reference.md §11): off by default, SMTP_URL never echoed when refused', () => {
     const d = parseConfig({})
     assert.deepEqual([d.smtpUrl, d.mailFrom, d.remindAfterHours, d.dailyHour], [null, 'admin@example.com', 72, 7])
     const c = parseConfig({

@@ -1,7 +1,7 @@
 import net from 'node:net'
 
 /**
- * Configuration comes only from the environment (contract §9). It is parsed and
+ * Configuration comes only from the environment (docs/api-reference.md §9). It is parsed and
  * validated once, here, and handed down; nothing below reads `process.env`.
  */
 export interface Config {
@@ -20,19 +20,19 @@ export interface Config {
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
-  /** Days the audit log keeps an entry (contract §13); housekeeping deletes older ones. */
+  /** Days the audit log keeps an entry (docs/api-reference.md §13); housekeeping deletes older ones. */
   auditRetentionDays: number
   /** IANA time zone the stake's meeting times are in (calendar feed). */
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
   publicUrl: string | null
-  /** Webhooks may post to loopback, private and other non-public addresses (contract §11); off by default. */
+  /** Webhooks may post to loopback, private and other non-public addresses (docs/api-reference.md §11); off by default. */
   webhookAllowPrivate: boolean
   /** The ports a webhook may post to (WEBHOOK_PORTS; 80 and 443 by default); WEBHOOK_ALLOW_PRIVATE lifts this too. */
   webhookPorts: number[]
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
   webhookTimeoutMs: number
-  /** Mail (contract §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
+  /** Mail (docs/api-reference.md §11): `smtp://` or `smtps://` with credentials in the URL; null = no mail, the inbox still works. */
   smtpUrl: string | null
   /** The From address of the mail. */
   mailFrom: string

@@ -38,6 +38,6 @@ export const invalid = (loc: string[], msg: string, type = 'value_error') => new
 /** Seconds a client should wait before retrying a 503 (a database coming back, an instance being replaced). */
 export const RETRY_AFTER_SECONDS = 5
 
-/** 503: the service cannot do this now but will again (contract §2: `unavailable`). */
+/** 503: the service cannot do this now but will again (docs/api-reference.md §2: `unavailable`). */
 export const unavailable = (message: string) =>
   new AppError(503, 'unavailable', message, { 'Retry-After': String(RETRY_AFTER_SECONDS) })

@@ -6,11 +6,9 @@ import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
+import { scheduled } from './jobs/job.ts'
+import { serverJobs } from './jobs/jobs.ts'
 import { backupBeforeMigrate } from './modules/ops/backup.ts'
-import { housekeeping } from './modules/ops/housekeeping.ts'
-import { WebhookWorker } from './modules/webhooks/webhooks.worker.ts'
-import { dailyJobs } from './modules/notifications/daily.ts'
-import { mailWorker } from './modules/notifications/mail.worker.ts'
 import { startupBanner, startupTasks } from './startup.ts'
 import { installShutdown } from './shutdown.ts'
 
@@ -53,21 +51,14 @@ async function main(): Promise<void> {
   log = (error, where) => app.log.warn({ err: error, where }, 'database connection error')
   const firstRun = await startupTasks(app, config, database.db)
 
-  const purging = housekeeping(database.db, systemClock, app.log, { auditDays: config.auditRetentionDays })
+  const deps = { db: database.db, dialect: database.dialect, clock: systemClock, config, log: app.log }
+  const jobs = serverJobs(deps).map((job) => scheduled(job, app.log))
   // Stopped while the app closes, before the database does (shutdown.ts).
-  app.addHook('onClose', () => purging.stop())
-  const jobs = { db: database.db, dialect: database.dialect, clock: systemClock, config, log: app.log }
-  const mail = mailWorker(jobs)
-  const daily = dailyJobs(jobs)
-  const webhooks = new WebhookWorker(jobs)
-  app.addHook('onClose', () => Promise.all([mail.stop(), daily.stop(), webhooks.stop()]).then(() => undefined))
+  app.addHook('onClose', () => Promise.all(jobs.map((job) => job.stop())).then(() => undefined))
   installShutdown(app, database, config.timeouts)
 
   await app.listen({ port: config.port, host: config.host })
-  purging.start()
-  mail.start()
-  daily.start()
-  webhooks.start()
+  for (const job of jobs) job.start()
   const shown = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
   console.log(startupBanner(`http://${shown}:${config.port}/`, firstRun))
 }

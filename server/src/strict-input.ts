@@ -1,5 +1,5 @@
 /**
- * Strict typing of request input (contract §10, S1). Ajv coerces nothing
+ * Strict typing of request input (docs/api-reference.md §10, S1). Ajv coerces nothing
  * (`coerceTypes: false` in app.ts), so a JSON body's `"5"` is never an
  * integer and its `5` never a string. Path and query values arrive as text;
  * this turns them into what their schema asks for, strictly: integers only

@@ -1,5 +1,5 @@
 /**
- * Client routes never start with an API path segment (contract §1): the
+ * Client routes never start with an API path segment (docs/api-reference.md §1): the
  * server's SPA fallback must not shadow /auth, /users, /callings, /wards...
  */
 export const ROUTES = {

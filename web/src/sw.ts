@@ -6,7 +6,7 @@ import { NetworkOnly } from 'workbox-strategies'
 declare const self: ServiceWorkerGlobalScope
 
 /**
- * The service worker (contract §13, "installable"). It keeps the app shell —
+ * The service worker (docs/api-reference.md §13, "installable"). It keeps the app shell —
  * the built, content-hashed files and this build's index.html — so the client
  * opens without a connection. Rules:
  * - A page load asks the network first (4 s), so a deploy's index.html is used

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Id, Timestamp } from './common.ts'
 import { StageName } from './proposals.ts'
 
-/** What awaits the caller (contract §11, GET /actions). */
+/** What awaits the caller (docs/api-reference.md §11, GET /actions). */
 
 export const ACTION_KINDS = ['vote', 'interview', 'assign', 'step'] as const
 export type ActionKind = (typeof ACTION_KINDS)[number]

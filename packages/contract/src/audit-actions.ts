@@ -1,7 +1,7 @@
-/** The audit log's vocabulary (contract §13), without schema code: the web client imports it at runtime. */
+/** The audit log's vocabulary (docs/api-reference.md §13), without schema code: the web client imports it at runtime. */
 
 /**
- * Every action the audit log records (contract §13), named `<target>.<verb>`.
+ * Every action the audit log records (docs/api-reference.md §13), named `<target>.<verb>`.
  * docs/decisions.md ("Audit log") says what each one's `detail` holds.
  */
 export const AUDIT_ACTIONS = [
@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'proposal.vote',
   'override.set',
   'override.clear',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
   'auth.login_failed',
   'auth.lock',
   'auth.refresh_reuse',
@@ -40,5 +43,5 @@ export const AUDIT_GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.slice(0, a.in
 export type AuditGroup = AuditAction extends `${infer G}.${string}` ? G : never
 
 /** What an entry's target_id names. */
-export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal'] as const
+export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook'] as const
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number]

@@ -4,7 +4,7 @@ import { Id, PermissionName, Timestamp } from './common.ts'
 /**
  * A slot's holder. Signed-in callers get `{id, fname, lname}`; anonymous
  * callers get names only (`{fname, lname}`, and the slot's `user_id` is null)
- * — contract §5.
+ * — docs/api-reference.md §5.
  */
 export const SlotHolder = Type.Object({
   id: Type.Optional(Id),
@@ -38,7 +38,7 @@ export const Calling = Type.Object({
 })
 export type Calling = Static<typeof Calling>
 
-/** Trimmed before it is stored; must contain a non-blank character (contract §5). */
+/** Trimmed before it is stored; must contain a non-blank character (docs/api-reference.md §5). */
 export const CallingName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' })
 export const MaxSlots = Type.Integer({ minimum: 1, maximum: 100 })
 export const GrantList = Type.Array(PermissionName, { maxItems: 50 })

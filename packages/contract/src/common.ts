@@ -14,20 +14,20 @@ export const PermissionName = Type.Union([
   Type.Literal('proposals.manage'),
 ])
 
-/** Positive integer id in a path segment (contract §1). */
+/** Positive integer id in a path segment (docs/api-reference.md §1). */
 export const Id = Type.Integer({ minimum: 1, maximum: 2147483647 })
 
 /** ISO 8601 UTC timestamp with `Z`. */
 export const Timestamp = Type.String({ format: 'date-time' })
 
-/** `{detail, code?}` — every non-validation error (contract §2). */
+/** `{detail, code?}` — every non-validation error (docs/api-reference.md §2). */
 export const ErrorBody = Type.Object({
   detail: Type.String(),
   code: Type.Optional(Type.String()),
 })
 export type ErrorBody = Static<typeof ErrorBody>
 
-/** FastAPI-style 422 body (contract §2). */
+/** FastAPI-style 422 body (docs/api-reference.md §2). */
 export const ValidationErrorBody = Type.Object({
   detail: Type.Array(
     Type.Object({
@@ -39,7 +39,7 @@ export const ValidationErrorBody = Type.Object({
 })
 export type ValidationErrorBody = Static<typeof ValidationErrorBody>
 
-/** Error codes carried in `code` (contract §2 and domain sections). */
+/** Error codes carried in `code` (docs/api-reference.md §2 and domain sections). */
 export const ERROR_CODES = [
   'password_change_required',
   'forbidden',
@@ -56,14 +56,14 @@ export const ERROR_CODES = [
   'last_manager',
   'too_many_attempts',
   'cross_site',
-  /** 401: a shared-computer session ended after 30 minutes without activity (contract §13). */
+  /** 401: a shared-computer session ended after 30 minutes without activity (docs/api-reference.md §13). */
   'session_idle',
   /** 503: concurrent changes outlasted the server's retries; try again after Retry-After seconds. */
   'busy',
   'unavailable',
-  /** §12: presenting a proposal a second time in one ward. */
+  /** docs/api-reference.md §12: presenting a proposal a second time in one ward. */
   'already_presented',
-  /** §12: recording a proposal whose calling has no vacant slot. */
+  /** docs/api-reference.md §12: recording a proposal whose calling has no vacant slot. */
   'no_vacancy',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
 
-/** The inbox, preferences, the mail outbox and reminders (contract §11). */
+/** The inbox, preferences, the mail outbox and reminders (docs/api-reference.md §11). */
 
 export const NOTIFICATION_KINDS = [
   'vote_needed',

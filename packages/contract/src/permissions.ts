@@ -1,5 +1,5 @@
 /**
- * Every permission name used by the API (contract §4). Plain data with no
+ * Every permission name used by the API (docs/api-reference.md §4). Plain data with no
  * schema library, so the web client can import it without bundling TypeBox.
  */
 export const PERMISSIONS = [

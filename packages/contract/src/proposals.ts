@@ -2,7 +2,7 @@ import { Type, type Static, type TLiteral, type TSchema } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
 import { STAGES } from './stages.ts'
 
-/** Calling-proposal tracker schemas (contract §7, spec endpoints 13–22). */
+/** Calling-proposal tracker schemas (docs/api-reference.md §7, spec endpoints 13–22). */
 
 export * from './stages.ts'
 
@@ -35,11 +35,11 @@ export const Interview = Type.Object({
 })
 export type Interview = Static<typeof Interview>
 
-/** `ward`: presented in its own ward; `stake`: presented in every ward (contract §12). */
+/** `ward`: presented in its own ward; `stake`: presented in every ward (docs/api-reference.md §12). */
 export const ProposalScope = Type.Union([Type.Literal('ward'), Type.Literal('stake')])
 export type ProposalScope = Static<typeof ProposalScope>
 
-/** A person released as part of this change (contract §12). */
+/** A person released as part of this change (docs/api-reference.md §12). */
 export const Release = Type.Object({
   fname: Text(100),
   lname: Text(100),
@@ -111,7 +111,7 @@ export const ProposalListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 200 })),
   /** Archive: the proposed calling contains this text (case-insensitive for ASCII letters). */
   calling: Type.Optional(Type.String({ maxLength: 200 })),
-  /** Archive (contract §12): stage_changed_at on or after this date (YYYY-MM-DD, UTC). */
+  /** Archive (docs/api-reference.md §12): stage_changed_at on or after this date (YYYY-MM-DD, UTC). */
   from: Type.Optional(DateOnly),
   /** Archive: stage_changed_at on or before this date (YYYY-MM-DD, UTC). */
   to: Type.Optional(DateOnly),

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Id } from './common.ts'
 
-/** Contract §8: the calendar covers the years 2000–2100. */
+/** docs/api-reference.md §8: the calendar covers the years 2000–2100. */
 export const SpeakingYear = Type.Integer({ minimum: 2000, maximum: 2100 })
 export const SpeakingMonth = Type.Integer({ minimum: 1, maximum: 12 })
 
@@ -52,7 +52,7 @@ export const SpeakingMonthTopic = Type.Object({
 })
 export type SpeakingMonthTopic = Static<typeof SpeakingMonthTopic>
 
-/** GET /speaking/calendar/{year} (contract §8). */
+/** GET /speaking/calendar/{year} (docs/api-reference.md §8). */
 export const SpeakingCalendar = Type.Object({
   year: SpeakingYear,
   wards: Type.Array(SpeakingWard),
@@ -92,7 +92,7 @@ export const SpeakingTopicBody = Type.Object({
 })
 export type SpeakingTopicBody = Static<typeof SpeakingTopicBody>
 
-/** POST /speaking/feed (contract §13): the secret iCalendar address; shown once, stored only hashed. */
+/** POST /speaking/feed (docs/api-reference.md §13): the secret iCalendar address; shown once, stored only hashed. */
 export const SpeakingFeed = Type.Object({ url: Type.String() })
 export type SpeakingFeed = Static<typeof SpeakingFeed>
 

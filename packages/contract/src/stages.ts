@@ -1,5 +1,5 @@
 /**
- * The stages of a calling proposal (contract §7) and the paths through them.
+ * The stages of a calling proposal (docs/api-reference.md §7) and the paths through them.
  * Plain data with no schema library, so the web client can import it without
  * bundling TypeBox; the server and the schemas use the same lists.
  */

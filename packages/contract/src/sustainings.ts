@@ -3,7 +3,7 @@ import { Id } from './common.ts'
 import { DateOnly, Proposal, Release } from './proposals.ts'
 import { Ward } from './wards.ts'
 
-/** Sustainings and records (contract §12). */
+/** Sustainings and records (docs/api-reference.md §12). */
 
 export const SustainingParams = Type.Object({ ward_id: Id })
 
@@ -32,7 +32,7 @@ export const PresentedBody = Type.Object({
 })
 export type PresentedBody = Static<typeof PresentedBody>
 
-/** The columns of GET /calling-kanban/proposals.csv, in order (contract §12). */
+/** The columns of GET /calling-kanban/proposals.csv, in order (docs/api-reference.md §12). */
 export const ARCHIVE_CSV_COLUMNS = [
   'id',
   'fname',

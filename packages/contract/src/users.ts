@@ -11,14 +11,14 @@ export const User = Type.Object({
   lname: Type.String(),
   active: Type.Boolean(),
   force_password_reset: Type.Boolean(),
-  /** The client's and the notifications' language (contract §13). */
+  /** The client's and the notifications' language (docs/api-reference.md §13). */
   language: Language,
   created_at: Timestamp,
   updated_at: Timestamp,
 })
 export type User = Static<typeof User>
 
-/** What a caller without `users.manage` sees of other users (contract §4). */
+/** What a caller without `users.manage` sees of other users (docs/api-reference.md §4). */
 export const UserSummary = Type.Object({
   id: Id,
   fname: Type.String(),

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox'
 import { Id } from './common.ts'
 
-/** Minutes after midnight: 0–1439 (600 = 10:00) — contract §6. */
+/** Minutes after midnight: 0–1439 (600 = 10:00) — docs/api-reference.md §6. */
 export const StartTime = Type.Integer({ minimum: 0, maximum: 1439 })
 
-/** Which Sunday of the month the ward's speaker comes: 1–5, 5 = the last when a month has only four (contract §13). */
+/** Which Sunday of the month the ward's speaker comes: 1–5, 5 = the last when a month has only four (docs/api-reference.md §13). */
 export const SpeakingSunday = Type.Integer({ minimum: 1, maximum: 5 })
 
 export const Ward = Type.Object({

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
 
-/** Webhooks (contract §11): outgoing messages about proposals, managed by `proposals.manage`. */
+/** Webhooks (docs/api-reference.md §11): outgoing messages about proposals, managed by `proposals.manage`. */
 
 export * from './webhook-kinds.ts'
 

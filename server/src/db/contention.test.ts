@@ -3,8 +3,8 @@ import { before, describe, it } from 'node:test'
 import type { SpeakingCalendar } from '@stake/contract'
 import { useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, login, signedIn, unique, type TestUser } from '../test/factories.ts'
-import { proposalBody } from '../modules/proposals/proposals.factories.ts'
-import { assertNoDoubleBooking, cell } from '../modules/speaking/speaking.fixtures.ts'
+import { proposalBody } from '../test/proposals.fixtures.ts'
+import { assertNoDoubleBooking, cell } from '../test/speaking.fixtures.ts'
 import {
   assertAll,
   assertFilledOnce,
@@ -14,7 +14,7 @@ import {
   postWard,
   rename,
   storedFname,
-} from './contention.fixtures.ts'
+} from '../test/contention.fixtures.ts'
 
 /**
  * Concurrent bursts across domains (issue 12): on PostgreSQL (a pool of 8,

@@ -1,4 +1,9 @@
 import type { Generated, SqlBool } from 'kysely'
+import type { AuditTables } from '../modules/audit/audit.tables.ts'
+import type { NotificationsTables } from '../modules/notifications/notifications.tables.ts'
+import type { ProposalsTables } from '../modules/proposals/proposals.tables.ts'
+import type { SpeakingTables } from '../modules/speaking/speaking.tables.ts'
+import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -44,7 +49,7 @@ export interface SessionsTable {
   ip: string | null
   /** Salt of the last rotation: the next secret is HMAC(salt, previous secret) (issue 19). */
   rotation_salt: Generated<string | null>
-  /** Signed in on a shared computer: ends after SHARED_SESSION_IDLE_SECONDS without activity (contract §13). */
+  /** Signed in on a shared computer: ends after SHARED_SESSION_IDLE_SECONDS without activity (docs/api-reference.md §13). */
   shared: Generated<SqlBool>
 }
 
@@ -112,7 +117,11 @@ export interface WardsTable {
   updated_at: string
 }
 
-export interface DB {
+/**
+ * Every table, in one place: the tables above plus each domain's own
+ * (`modules/<domain>/<domain>.tables.ts`), composed here explicitly.
+ */
+export interface DB extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables {
   app_settings: AppSettingsTable
   users: UsersTable
   user_permissions: UserPermissionsTable

@@ -1,5 +1,5 @@
 /**
- * When deliveries (mail and webhooks) are tried (contract §11): at about 0 s,
+ * When deliveries (mail and webhooks) are tried (docs/api-reference.md §11): at about 0 s,
  * 30 s, 2 min, 10 min, 1 h and 6 h after the event, then marked failed.
  * Offsets count from the event, so a slow attempt does not push the next one.
  */

@@ -18,7 +18,7 @@ export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<voi
 
 /**
  * Every domain's routes and their prefix. app.ts mounts each one under /api
- * (canonical, documented) and again at the root (hidden aliases, contract §1).
+ * (canonical, documented) and again at the root (hidden aliases, docs/api-reference.md §1).
  */
 export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '', routes: opsRoutes },

@@ -26,7 +26,7 @@ export interface Actor {
  *   if sent, must be valid) or 'user' (default: a valid token is required);
  * - `permission`: a permission the caller must hold (implies 'user');
  * - `passwordChangeExempt`: reachable while force_password_reset is true
- *   (contract §3: /auth/me, /auth/logout, /auth/refresh, the password route).
+ *   (docs/api-reference.md §3: /auth/me, /auth/logout, /auth/refresh, the password route).
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -70,7 +70,7 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     const cutoff = idleCutoff(now)
     const row = await findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, nowIso, cutoff)
     if (!row) throw unauthorized()
-    // A shared-computer session's activity is its requests (contract §13),
+    // A shared-computer session's activity is its requests (docs/api-reference.md §13),
     // written at most once a minute; other sessions write nothing here.
     const staleBefore = addSeconds(now, -ACTIVITY_WRITE_SECONDS).toISOString()
     if (Boolean(row.shared) && row.last_used_at < staleBefore) {

@@ -18,7 +18,7 @@ interface AjvError {
   params: Record<string, unknown>
 }
 
-/** Maps one Ajv error to a FastAPI-style `{loc, msg, type}` (contract §2). */
+/** Maps one Ajv error to a FastAPI-style `{loc, msg, type}` (docs/api-reference.md §2). */
 export function toFieldError(context: string, error: AjvError): FieldError {
   const loc = [CONTEXT_TO_LOC[context] ?? context]
   for (const part of error.instancePath.split('/').slice(1)) loc.push(part.replace(/~1/g, '/').replace(/~0/g, '~'))
@@ -90,7 +90,7 @@ const size = (bytes: number) =>
 
 /**
  * The one place that writes error JSON: validation, auth, domain and unknown
- * errors all leave through here in the contract's shapes (contract §2).
+ * errors all leave through here in the contract's shapes (docs/api-reference.md §2).
  */
 export default fp(async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler(async (caught: FastifyError & { validationContext?: string }, request, reply) => {

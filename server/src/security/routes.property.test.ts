@@ -5,10 +5,10 @@ import { sql } from 'kysely'
 import type { LightMyRequestResponse } from 'fastify'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
-import { createWard, submit } from '../modules/proposals/proposals.factories.ts'
+import { createWard, submit } from '../test/proposals.fixtures.ts'
 
 /**
- * Property (S1, contract §2): for every route of the OpenAPI document, wrong-
+ * Property (S1, docs/api-reference.md §2): for every route of the OpenAPI document, wrong-
  * typed bodies, non-decimal path ids and wrong-typed query values get a 4xx
  * in the documented shape — never a 5xx — and write nothing (no coerced
  * write). Signed in as an all-permissions administrator and anonymously.

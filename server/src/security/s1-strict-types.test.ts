@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn, unique } from '../test/factories.ts'
-import { expectError, locs, makeCalling, type As } from '../modules/callings/fixtures.ts'
-import { createWard, submit } from '../modules/proposals/proposals.factories.ts'
+import { expectError, locs, makeCalling, type As } from '../test/callings.fixtures.ts'
+import { createWard, submit } from '../test/proposals.fixtures.ts'
 
 /** S1: JSON bodies are never coerced; path and query integers are plain decimal digits. */
 describe('S1 strict types', () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { signedIn } from '../test/factories.ts'
-import { expectError, locs } from '../modules/callings/fixtures.ts'
-import { bishopOf, createWard, seated, submit } from '../modules/proposals/proposals.factories.ts'
+import { expectError, locs } from '../test/callings.fixtures.ts'
+import { bishopOf, createWard, seated, submit } from '../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 

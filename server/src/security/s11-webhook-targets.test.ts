@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { signedIn } from '../test/factories.ts'
 import { useTestApp } from '../test/harness.ts'
-import { startReceiver } from '../modules/webhooks/receiver.fixtures.ts'
+import { startReceiver } from '../test/webhooks.fixtures.ts'
 
 const body = (url: string) => ({ url, events: ['comment'] })
 

@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test'
 import type { AuditEntry } from '@stake/contract'
 import { signedIn } from '../test/factories.ts'
 import { useTestApp } from '../test/harness.ts'
-import { bishopOf, createWard, move, presidency, submit } from '../modules/proposals/proposals.factories.ts'
+import { bishopOf, createWard, move, presidency, submit } from '../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type Who = Awaited<ReturnType<typeof signedIn>>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
-import { expectError } from '../modules/callings/fixtures.ts'
+import { expectError } from '../test/callings.fixtures.ts'
 
 /** S2: the last active holder of users.manage cannot lose it by any path (409 last_manager). */
 describe('S2 the last user manager', () => {

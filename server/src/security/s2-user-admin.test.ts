@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, login, seat, signedIn, unique } from '../test/factories.ts'
-import { expectError } from '../modules/callings/fixtures.ts'
+import { expectError } from '../test/callings.fixtures.ts'
 
 /** S2: administering another user needs every permission they hold; only users.manage changes an email. */
 describe('S2 user administration by privilege subset', () => {

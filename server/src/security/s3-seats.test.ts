@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, seat, signedIn, unique } from '../test/factories.ts'
-import { expectError, systemCallingId } from '../modules/callings/fixtures.ts'
-import { createWard, submit } from '../modules/proposals/proposals.factories.ts'
+import { expectError, systemCallingId } from '../test/callings.fixtures.ts'
+import { createWard, submit } from '../test/proposals.fixtures.ts'
 
 /** S3: filling or releasing a seat needs every power the seat carries; nobody seats himself without all seven. */
 describe('S3 seats carry powers', () => {

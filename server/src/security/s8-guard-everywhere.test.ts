@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { injectAs, signedIn } from '../test/factories.ts'
-import { expectError } from '../modules/callings/fixtures.ts'
-import { createWard } from '../modules/proposals/proposals.factories.ts'
+import { expectError } from '../test/callings.fixtures.ts'
+import { createWard } from '../test/proposals.fixtures.ts'
 
 /** S8: the password-change guard applies to every route reached signed in, public ones included. */
 describe('S8 the password-change guard on every signed-in route', () => {

@@ -3,14 +3,7 @@ import { before, describe, it } from 'node:test'
 import type { Approval, Board, Proposal, Ward } from '@stake/contract'
 import { useTestApp } from '../test/harness.ts'
 import { injectAs, signedIn } from '../test/factories.ts'
-import {
-  bishopOf,
-  createWard,
-  highCouncilors,
-  move,
-  presidency,
-  submit,
-} from '../modules/proposals/proposals.factories.ts'
+import { bishopOf, createWard, highCouncilors, move, presidency, submit } from '../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type Who = Awaited<ReturnType<typeof signedIn>>

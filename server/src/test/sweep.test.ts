@@ -7,7 +7,7 @@ import { ALL_PERMISSIONS, login, createUser, seat } from './factories.ts'
 /**
  * Sends malformed bodies, wrong types, odd path ids and odd query values to
  * every documented route, as an all-permissions user and anonymously, and
- * asserts that nothing answers 5xx (contract §2: no input produces a 500).
+ * asserts that nothing answers 5xx (docs/api-reference.md §2: no input produces a 500).
  */
 describe('malformed-input sweep over every route', () => {
   const t = useTestApp()

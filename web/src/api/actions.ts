@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api } from './client'
 import type { Actions } from './types'
 
-/** Query keys of the action queue (GET /actions, contract §11). */
+/** Query keys of the action queue (GET /actions, docs/api-reference.md §11). */
 export const actionKeys = {
   all: ['actions'] as const,
 }

@@ -6,7 +6,7 @@ import type { User } from './types'
 export type AuditEntry = C.AuditEntry
 export { AUDIT_ACTIONS, AUDIT_GROUPS, type AuditAction, type AuditGroup } from '@stake/contract/audit-actions'
 
-/** GET /audit filters (contract §13): `action` is one action or a group with a trailing dot; dates are days. */
+/** GET /audit filters (docs/api-reference.md §13): `action` is one action or a group with a trailing dot; dates are days. */
 export interface AuditParams {
   actor_id?: number
   action?: string

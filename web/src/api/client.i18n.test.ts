@@ -1,5 +1,5 @@
 /**
- * The API client's messages in the client's language (contract §13): in
+ * The API client's messages in the client's language (docs/api-reference.md §13): in
  * English the server's own text, in Spanish the client's text for the error
  * code, the HTTP status or the 422 field's type. Run with `npm run test:unit -w web`.
  */

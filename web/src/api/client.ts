@@ -16,7 +16,7 @@ import i18next from 'i18next'
 export const API_BASE = '/api'
 
 let accessToken: string | null = null
-/** Seconds without activity that end this session: set only on a shared computer (contract §13). */
+/** Seconds without activity that end this session: set only on a shared computer (docs/api-reference.md §13). */
 let idleTimeout: number | null = null
 let refreshInFlight: Promise<string | null> | null = null
 /** Why the last refresh was refused ('idle': the server's `session_idle`). */
@@ -114,7 +114,7 @@ function text(key: string, fallback: string, options?: Record<string, unknown>):
 /**
  * The server writes its `detail` in English. In English it is shown as is
  * (it is the most precise); in another language the client's own text for the
- * error code, else for the HTTP status, stands in for it (contract §13).
+ * error code, else for the HTTP status, stands in for it (docs/api-reference.md §13).
  */
 function inClientLanguage(): boolean {
   return i18next.isInitialized && !!i18next.resolvedLanguage && i18next.resolvedLanguage !== 'en'

@@ -10,7 +10,7 @@ export function webcalUrl(url: string): string {
 }
 
 /**
- * The caller's speaking calendar feed (contract §13). The server keeps only a
+ * The caller's speaking calendar feed (docs/api-reference.md §13). The server keeps only a
  * hash of the address, so it is known only right after `create`; `create`
  * again replaces it (the old address stops working), `revoke` removes it.
  */

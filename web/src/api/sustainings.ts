@@ -9,7 +9,7 @@ import { showHtml } from './script-window'
 import type { Proposal, Sustainings } from './types'
 
 /**
- * Sustainings and records (contract §12): each ward's list and script,
+ * Sustainings and records (docs/api-reference.md §12): each ward's list and script,
  * presentations, the archive and its CSV, and the proposal form's look-ups.
  */
 export const sustainingKeys = {

@@ -54,7 +54,7 @@ export interface ProposalInput {
   ward_id: number
   submitter: number
   is_release: boolean
-  /** Contract §12; omitted on a PUT keeps the stored value. */
+  /** docs/api-reference.md §12; omitted on a PUT keeps the stored value. */
   scope?: C.ProposalScope
   releases?: C.Release[]
   calling_id?: number | null

@@ -11,7 +11,7 @@ export type WebhookDelivery = C.WebhookDelivery
 export type WebhookEvent = C.WebhookEvent
 export type WebhookFormat = C.WebhookFormat
 
-/** Query keys of the webhooks (contract §11, proposals.manage). */
+/** Query keys of the webhooks (docs/api-reference.md §11, proposals.manage). */
 export const webhookKeys = {
   all: ['webhooks'] as const,
   list: () => [...webhookKeys.all, 'list'] as const,

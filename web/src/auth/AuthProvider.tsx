@@ -45,7 +45,7 @@ interface AuthState {
   me: Me | null
   /** Set when a session ended on its own (failed refresh), to explain it on sign-in. */
   sessionExpired: boolean
-  /** Set when a shared-computer session ended after 30 minutes without activity (contract §13). */
+  /** Set when a shared-computer session ended after 30 minutes without activity (docs/api-reference.md §13). */
   idleSignOut: boolean
   /** Set when the very first refresh could not reach the server. */
   bootError: string | null

@@ -25,7 +25,7 @@ function Option({ checked, onChange }: { checked: boolean; onChange: (value: boo
   )
 }
 
-/** Sign-in: "This is a shared computer" (contract §13). Its texts load with it; the form does not wait for them. */
+/** Sign-in: "This is a shared computer" (docs/api-reference.md §13). Its texts load with it; the form does not wait for them. */
 export function SharedComputerOption(props: { checked: boolean; onChange: (value: boolean) => void }) {
   return (
     <Suspense fallback={null}>

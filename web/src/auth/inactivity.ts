@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 
 /**
- * The client's half of "This is a shared computer" (contract §13): after
+ * The client's half of "This is a shared computer" (docs/api-reference.md §13): after
  * `timeoutSeconds` without input the user is signed out. The server ends the
  * session on its own too (30 minutes without requests); so that a user who
  * keeps working on one screen is not cut off by it, input also tells the

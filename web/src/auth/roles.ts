@@ -36,7 +36,7 @@ export function bishopWards(me: Me | null, wards: Ward[]): Ward[] {
   return wards.filter((w) => slotWardIds.includes(w.id))
 }
 
-/** Contract §7: presidency votes at sp_approval, high councilors at hc_approval. */
+/** docs/api-reference.md §7: presidency votes at sp_approval, high councilors at hc_approval. */
 export function canVote(me: Me | null, p: Pick<Proposal, 'stage'>): boolean {
   if (p.stage === 'sp_approval') return isPresidency(me)
   if (p.stage === 'hc_approval') return isHighCouncilor(me)

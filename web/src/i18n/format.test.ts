@@ -1,4 +1,4 @@
-/** Dates, times and month names follow the client's language (contract §13). */
+/** Dates, times and month names follow the client's language (docs/api-reference.md §13). */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import i18next from 'i18next'

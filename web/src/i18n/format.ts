@@ -1,7 +1,7 @@
 import i18next from 'i18next'
 
 /**
- * Dates, times and month names in the client's current language (contract
+ * Dates, times and month names in the client's current language (docs/api-reference.md
  * §13), through `Intl`. Components that call `useTranslation` re-render on a
  * language change, so what they format follows at once.
  */

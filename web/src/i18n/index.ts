@@ -4,7 +4,7 @@ import enCommon from './locales/en/common.json'
 import esCommon from './locales/es/common.json'
 
 /**
- * The client's languages (contract §13). `common` (navigation, shared words,
+ * The client's languages (docs/api-reference.md §13). `common` (navigation, shared words,
  * sign-in) is in the first download; every other namespace is a file
  * `locales/<lng>/<ns>.json`, fetched the first time a page asks for it
  * (`useTranslation('<ns>')` suspends until then), and only in the language in use.

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test'
 
 /**
  * Every namespace exists in English and in Spanish with the same keys, no
- * empty text, and the same {{placeholders}} in both (contract §13).
+ * empty text, and the same {{placeholders}} in both (docs/api-reference.md §13).
  */
 const root = path.join(import.meta.dirname, 'locales')
 const LANGUAGES = ['en', 'es']

@@ -11,7 +11,7 @@ const ALL = [
 ]
 
 /**
- * The system callings of contract §4 with their default grants. Keys are
+ * The system callings of docs/api-reference.md §4 with their default grants. Keys are
  * stable; names may be shown to users. The High Councilor slot count is
  * brought to HIGH_COUNCIL_SEATS at start-up; Bishop slots are made per ward.
  */

@@ -7,10 +7,10 @@ const STAGES = ['sp_approval', 'hc_approval', 'interview', 'sustain', 'set_apart
 const stageCheck = (column: string) => sql.raw(`${column} IN (${STAGES.map((s) => `'${s}'`).join(', ')})`)
 
 /**
- * The calling-proposal tracker (contract §7).
+ * The calling-proposal tracker (docs/api-reference.md §7).
  *
  * proposals.ward_id has no ON DELETE action: a ward that proposals refer to
- * cannot be deleted (contract §6, 409 from the wards module). Everything that
+ * cannot be deleted (docs/api-reference.md §6, 409 from the wards module). Everything that
  * hangs off a proposal goes with it (DELETE /proposals/{id}).
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The speaking schedule (contract §8). The default rotation is computed, not
+ * The speaking schedule (docs/api-reference.md §8). The default rotation is computed, not
  * stored; only overrides and monthly topics are rows.
  */
 export async function up(db: Kysely<any>): Promise<void> {

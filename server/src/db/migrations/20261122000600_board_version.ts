@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from '../dialect.ts'
 
-/** Every table whose rows the board shows (contract §7): the cards, their vote counts and my_vote, their interview. */
+/** Every table whose rows the board shows (docs/api-reference.md §7): the cards, their vote counts and my_vote, their interview. */
 const BOARD_TABLES = ['proposals', 'proposal_votes', 'proposal_interviews'] as const
 
 /**

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely'
 /**
  * `proposals.declined_from`: the stage a declined proposal was declined at
  * (null for every other proposal). A proposal declined while still at
- * sp_approval stays as private as that stage (contract §10, S9), so who may
+ * sp_approval stays as private as that stage (docs/api-reference.md §10, S9), so who may
  * see a proposal depends on `coalesce(declined_from, stage)`. Backfilled from
  * the history row of each decline.
  */

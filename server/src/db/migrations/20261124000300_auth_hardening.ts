@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 /**
- * Sign-in hardening (contract §10):
+ * Sign-in hardening (docs/api-reference.md §10):
  * - S4: `login_throttle.allowed`, whether the attempt that last wrote the row
  *   may go on to the password check. Attempts are counted before the check,
  *   in one upsert whose RETURNING carries this verdict, so parallel attempts

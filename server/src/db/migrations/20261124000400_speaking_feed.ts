@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * The speaking calendar feed (contract §13).
+ * The speaking calendar feed (docs/api-reference.md §13).
  * - `wards.speaking_sunday`: which Sunday of the month the ward hears its high
  *   councilor (1–5; 5 means the last Sunday when a month has only four).
  * - `speaking_feeds`: one secret feed address per user, kept only as the

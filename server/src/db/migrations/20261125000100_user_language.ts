@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Each user's language (contract §11, §13): the web client's language once
+ * Each user's language (docs/api-reference.md §11, docs/api-reference.md §13): the web client's language once
  * chosen in the profile, and the language of the notifications and mail sent
  * to the user. English until chosen.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { withId } from '../dialect.ts'
 
 /**
- * Notifications, mail and reminders (contract §11).
+ * Notifications, mail and reminders (docs/api-reference.md §11).
  * - `notifications`: each user's inbox. `mail` says what becomes of it by
  *   mail: null (none), `digest` (waits for the daily digest), `digested`.
  * - `notification_preferences`: one row per user who chose; none = immediate.

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { withId } from '../dialect.ts'
 
 /**
- * Webhooks (contract §11).
+ * Webhooks (docs/api-reference.md §11).
  * - `webhooks`: where to post and how. `secret` is kept as issued: the server
  *   signs every delivery with it, so it cannot be a hash (docs/SECURITY.md
  *   "Webhook secrets"); no API answer but the 201 of its creation shows it.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Sustainings and records (contract §12).
+ * Sustainings and records (docs/api-reference.md §12).
  *
  * - `proposals.scope`: 'ward' (presented in its own ward) or 'stake'
  *   (presented in every ward).

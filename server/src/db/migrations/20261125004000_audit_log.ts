@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { dialectOf, withId } from '../dialect.ts'
 
 /**
- * The audit log (contract §13): one row per change or security event, written
+ * The audit log (docs/api-reference.md §13): one row per change or security event, written
  * in the change's own transaction. No foreign keys: an entry is a record of
  * what happened and outlives whatever it names.
  *

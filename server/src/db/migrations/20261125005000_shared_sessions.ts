@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 /**
- * Sign-ins on a shared computer (contract §13): `sessions.shared` marks a
+ * Sign-ins on a shared computer (docs/api-reference.md §13): `sessions.shared` marks a
  * session that ends after 30 minutes without activity. `last_used_at`
  * (already kept) is its last activity.
  */

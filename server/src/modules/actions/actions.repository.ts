@@ -4,7 +4,7 @@ import type { Executor } from '../../db/types.ts'
 import type { Viewer } from '../proposals/proposals.policy.ts'
 import { visibleTo } from '../proposals/proposals.repository.ts'
 
-/** The stages where a manager takes the next step himself (contract §11). */
+/** The stages where a manager takes the next step himself (docs/api-reference.md §11). */
 export const STEP_STAGES = ['sustain', 'set_apart', 'record'] as const satisfies readonly Stage[]
 
 export interface ActionRow {

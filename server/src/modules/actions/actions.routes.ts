@@ -6,7 +6,7 @@ import { ActionsService } from './actions.service.ts'
 
 const tags = ['actions']
 
-/** GET /actions (contract §11): any signed-in user, about himself. */
+/** GET /actions (docs/api-reference.md §11): any signed-in user, about himself. */
 export default async function actionsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new ActionsService(ctx)
 

@@ -23,7 +23,7 @@ const toItem = (row: ActionRow) => ({
   },
 })
 
-/** What awaits the caller now (contract §11), computed live from the tracker's tables. */
+/** What awaits the caller now (docs/api-reference.md §11), computed live from the tracker's tables. */
 export class ActionsService {
   constructor(private readonly ctx: AppContext) {}
 

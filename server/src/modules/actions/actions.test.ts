@@ -3,15 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { ActionItem, Actions } from '@stake/contract'
 import { injectAs, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  move,
-  presidency,
-  seated,
-  seedProposals,
-  submit,
-} from '../proposals/proposals.factories.ts'
+import { bishopOf, createWard, move, presidency, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
 import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
 import type { FastifyTypebox } from '../../http.ts'
 

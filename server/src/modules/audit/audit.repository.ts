@@ -1,24 +1,8 @@
 import type { AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
-import type { ExpressionBuilder, Generated, Selectable } from 'kysely'
+import type { ExpressionBuilder, Selectable } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
-
-export interface AuditLogTable {
-  id: Generated<number>
-  at: string
-  actor_id: number | null
-  action: string
-  target_type: string | null
-  target_id: number | null
-  /** A JSON object (text on both databases). */
-  detail: string
-}
-
-declare module '../../db/schema.ts' {
-  interface DB {
-    audit_log: AuditLogTable
-  }
-}
+import type { AuditLogTable } from './audit.tables.ts'
 
 /** Who acted and when: `by` is null for what nobody signed in did (a failed sign-in). */
 export interface AuditBy {
@@ -34,7 +18,7 @@ export interface AuditTarget {
 type Fact = string | number | boolean | null | Fact[] | { [key: string]: Fact }
 export type AuditDetail = Record<string, Fact>
 
-/** Keys that would carry a credential. The log holds plain facts only (contract §13: never a secret). */
+/** Keys that would carry a credential. The log holds plain facts only (docs/api-reference.md §13: never a secret). */
 const SECRET_KEY = /pass|hash|token|secret|cookie|salt/i
 
 function assertNoSecretKeys(value: Fact, path: string): void {

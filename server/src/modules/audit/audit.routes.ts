@@ -6,7 +6,7 @@ import { requireActor } from '../../plugins/auth.ts'
 import { AuditService } from './audit.service.ts'
 
 const DESCRIPTION = [
-  'Who changed what, and when (contract §13): newest first, total in X-Total-Count.',
+  'Who changed what, and when (docs/api-reference.md §13): newest first, total in X-Total-Count.',
   '`action=user.create` matches one action; `action=user.` (trailing dot) every action of the group.',
   '`from`/`to` (inclusive) take a date, a whole day in STAKE_TIMEZONE, or an RFC 3339 date-time.',
   'Entries are kept AUDIT_RETENTION_DAYS (default 730). `actor_id` is null for failed sign-ins and reused',

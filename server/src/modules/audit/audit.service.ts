@@ -4,7 +4,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import { parseRange, visibleEntry } from './audit.policy.ts'
 import * as repo from './audit.repository.ts'
 
-/** Reading the audit log (contract §13); writing is `audit()` in each change's transaction. */
+/** Reading the audit log (docs/api-reference.md §13); writing is `audit()` in each change's transaction. */
 export class AuditService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -5,13 +5,13 @@ import { withTransaction } from '../../db/transaction.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, login, seat, signedIn, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { THROTTLE } from '../auth/attempts.ts'
-import { systemCallingId } from '../callings/fixtures.ts'
-import { createWard, presidency, submit } from '../proposals/proposals.factories.ts'
+import { systemCallingId } from '../../test/callings.fixtures.ts'
+import { createWard, presidency, submit } from '../../test/proposals.fixtures.ts'
 import { audit } from './audit.repository.ts'
 
 type As = ReturnType<typeof injectAs>
 
-/** Every password, token and cookie this file uses: none may appear in any entry (contract §13). */
+/** Every password, token and cookie this file uses: none may appear in any entry (docs/api-reference.md §13). */
 const secrets = new Set<string>()
 const keep = <T extends { password?: string; token?: string; refresh?: string }>(value: T): T => {
   for (const secret of [value.password, value.token, value.refresh]) if (secret) secrets.add(secret)
@@ -523,5 +523,21 @@ describe('audit log: retention', () => {
       (await names()).map((n) => String(n).split(' ')[0]),
       ['New'],
     )
+  })
+})
+
+describe('audit log: retention in the daily jobs', () => {
+  const t = useTestApp({ AUDIT_RETENTION_DAYS: '1000', STAKE_TIMEZONE: 'UTC' })
+
+  it('the daily job purges with AUDIT_RETENTION_DAYS, not the default 730 days', async () => {
+    const { runDaily } = await import('../notifications/daily.ts')
+    const a = keep(await signedIn(t, { permissions: ALL_PERMISSIONS }))
+    assert.equal((await a.as('POST', '/api/wards', { name: unique('Kept '), start_time: 600 })).statusCode, 201)
+    t.clock.advance(800 * 24 * 3600) // past the default, within the configured retention
+    const deps = { db: t.database.db, dialect: t.database.dialect, clock: t.clock, config: t.config }
+    const result = await runDaily(deps)
+    assert.equal(result.purged?.audit, 0)
+    const left = await t.database.db.selectFrom('audit_log').select('id').where('action', '=', 'ward.create').execute()
+    assert.equal(left.length, 1)
   })
 })

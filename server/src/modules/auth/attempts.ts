@@ -2,10 +2,11 @@ import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
 import type { Executor } from '../../db/types.ts'
-import { audit, type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
+import { type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
 
-/** Contract §3 throttling numbers. */
+/** docs/api-reference.md §3 throttling numbers. */
 export const THROTTLE = {
   windowSeconds: 15 * 60,
   accountFailures: 5,
@@ -28,7 +29,7 @@ export interface Admission {
 }
 
 /**
- * Password checks throttled per account and per address (contract §3, S4):
+ * Password checks throttled per account and per address (docs/api-reference.md §3, S4):
  * every attempt is counted before the password is checked (`admit`), and a
  * correct password clears the account's count (`succeeded`).
  */
@@ -90,7 +91,11 @@ export class SignInAttempts {
     for (const lock of admission.locks) {
       const detail: AuditDetail = { scope: lock.scope, until: lock.until }
       if (lock.scope === 'ip') detail.ip = lock.key
-      await audit(trx, { by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail)
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail),
+      )
     }
   }
 

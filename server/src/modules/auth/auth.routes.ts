@@ -26,7 +26,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
 
   const send = (reply: FastifyReply, issued: IssuedSession) => {
     if (issued.cookie) {
-      // No Max-Age on a shared computer: the browser drops the cookie when it closes (contract §13).
+      // No Max-Age on a shared computer: the browser drops the cookie when it closes (docs/api-reference.md §13).
       const { value, maxAgeSeconds } = issued.cookie
       reply.setCookie(
         REFRESH_COOKIE,
@@ -44,7 +44,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
   await app.register(cookie)
 
   // The login form parser lives only in this context: every other route
-  // accepts JSON alone (contract §1).
+  // accepts JSON alone (docs/api-reference.md §1).
   await app.register(async (login: FastifyTypebox) => {
     await login.register(formbody, { bodyLimit: LOGIN_BODY_LIMIT })
     login.post(

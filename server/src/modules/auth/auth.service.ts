@@ -12,7 +12,8 @@ import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRef
 import { retrying, withTransaction } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
-import { audit, type AuditDetail } from '../audit/audit.repository.ts'
+import { type AuditDetail } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
@@ -36,7 +37,7 @@ export interface IssuedSession {
 }
 
 const sessionExpired = () => unauthorized('Session expired or revoked')
-/** 401 `session_idle`: the client can tell the user why (contract §13). */
+/** 401 `session_idle`: the client can tell the user why (docs/api-reference.md §13). */
 const sessionIdle = () =>
   new AppError(401, 'session_idle', 'Session ended after 30 minutes without activity (shared computer)', {
     'WWW-Authenticate': 'Bearer',
@@ -82,11 +83,15 @@ export class AuthService {
     // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
     if (!user || !ok || !user.active) {
-      // Its own transaction: the 401 that follows commits nothing else (contract §13).
+      // Its own transaction: the 401 that follows commits nothing else (docs/api-reference.md §13).
       const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
       const target = user ? ({ type: 'user', id: user.id } as const) : null
       await withTransaction(db, async (trx) => {
-        await audit(trx, { by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip })
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip }),
+        )
         await this.attempts.recordLocks(trx, admission, target)
       })
       throw unauthorized(BAD_CREDENTIALS)
@@ -116,13 +121,13 @@ export class AuthService {
   }
 
   /**
-   * Rotates the refresh token (contract §3). The token just rotated out still
+   * Rotates the refresh token (docs/api-reference.md §3). The token just rotated out still
    * works for REFRESH_GRACE_SECONDS without another rotation, and gets the
    * cookie the rotation issued (two tabs; an answer lost on the way, issue
    * 19). Any older token this session issued is treated as stolen and ends
    * the session; a secret it never issued ends nothing (S6). A shared-computer
    * session unused for 30 minutes is ended and answered 401 `session_idle`
-   * (contract §13).
+   * (docs/api-reference.md §13).
    */
   async refresh(
     cookieValue: string | undefined,
@@ -192,12 +197,10 @@ export class AuthService {
         await withTransaction(db, async (trx) => {
           await sessions.deleteSession(trx, session.id)
           const detail: AuditDetail = client ? { ip: client.ip } : {}
-          await audit(
+          await record(
             trx,
-            { by: null, at: nowIso },
-            'auth.refresh_reuse',
-            { type: 'user', id: session.user_id },
-            detail,
+            this.ctx,
+            audited({ by: null, at: nowIso }, 'auth.refresh_reuse', { type: 'user', id: session.user_id }, detail),
           )
         })
         log('refresh token reuse detected; session revoked', { session_id: session.id, user_id: session.user_id })

@@ -4,7 +4,7 @@ import { useTestApp, type TestApp } from '../../test/harness.ts'
 import { createUser, injectAs, login } from '../../test/factories.ts'
 import { purgeExpired } from '../ops/housekeeping.ts'
 
-/** Contract §13: a sign-in on a shared computer ends after 30 minutes without activity. */
+/** docs/api-reference.md §13: a sign-in on a shared computer ends after 30 minutes without activity. */
 const IDLE = 30 * 60
 
 function signIn(t: TestApp, user: { email: string; password: string }, shared?: string) {
@@ -44,7 +44,7 @@ function useRefresh(t: TestApp) {
   }
 }
 
-describe('shared-computer sign-in (contract §13)', () => {
+describe('shared-computer sign-in (docs/api-reference.md §13)', () => {
   const t = useTestApp()
 
   it('answers idle_timeout 1800 and sets a browser-session cookie (no Max-Age, no Expires)', async () => {

@@ -11,7 +11,7 @@ import { withTransaction } from '../../db/transaction.ts'
 /**
  * JWT_SECRET when configured; otherwise a secret generated once and kept in
  * the database, so a fresh install works and instances sharing a database
- * agree (contract §3). Insert-if-absent, then read: the first writer wins.
+ * agree (docs/api-reference.md §3). Insert-if-absent, then read: the first writer wins.
  */
 export async function resolveJwtSecret(db: Kysely<DB>, configured: string | null): Promise<string> {
   if (configured) return configured

@@ -29,7 +29,7 @@ export class PasswordHasher {
 
   /**
    * Spends the same time as a real verification, for logins with an unknown
-   * email, so timing does not tell whether an account exists (contract §3).
+   * email, so timing does not tell whether an account exists (docs/api-reference.md §3).
    */
   async verifyNothing(password: string): Promise<false> {
     this.dummy ??= this.hash(crypto.randomBytes(16).toString('hex'))
@@ -51,7 +51,7 @@ export const commonPasswordCount = (): number => COMMON.size
 
 export const randomPassword = (): string => crypto.randomBytes(12).toString('base64url')
 
-/** New-password rules (contract §3): 8–256 characters, not a common password. */
+/** New-password rules (docs/api-reference.md §3): 8–256 characters, not a common password. */
 export function checkNewPassword(password: string, field = 'new_password'): void {
   const loc = ['body', field]
   if (password.length < 8) throw invalid(loc, 'Password must be at least 8 characters', 'string_too_short')

@@ -42,9 +42,9 @@ export function findSessionForRefresh(db: Executor, id: string) {
 }
 
 /**
- * The per-request check (contract §3) in one query on the sessions primary
+ * The per-request check (docs/api-reference.md §3) in one query on the sessions primary
  * key: the session exists, belongs to the token's user and has not expired
- * (nor, on a shared computer, gone idle since `idleCutoff`, contract §13),
+ * (nor, on a shared computer, gone idle since `idleCutoff`, docs/api-reference.md §13),
  * the user is active; with the user's record and effective permissions (one
  * statement, so one snapshot). Nothing is kept between requests, so logout,
  * a password change, deactivation and a withdrawn grant stop the next request.
@@ -82,7 +82,7 @@ export function findSessionAccess(
 }
 
 /**
- * Records activity on a shared-computer session (contract §13): a
+ * Records activity on a shared-computer session (docs/api-reference.md §13): a
  * conditional write that happens at most once per `staleBefore` window, and
  * never revives a session that has already gone idle.
  */

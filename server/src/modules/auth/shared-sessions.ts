@@ -2,10 +2,10 @@ import { SHARED_SESSION_IDLE_SECONDS } from '@stake/contract'
 import { addSeconds } from '../../clock.ts'
 
 /**
- * Sign-ins on a shared computer (contract §13). Such a session ends after
+ * Sign-ins on a shared computer (docs/api-reference.md §13). Such a session ends after
  * SHARED_SESSION_IDLE_SECONDS without activity; its activity is its requests
  * and refreshes, kept in `sessions.last_used_at`. Other sessions are not
- * touched by any of this (7 days absolute, contract §3).
+ * touched by any of this (7 days absolute, docs/api-reference.md §3).
  */
 
 /** A shared session records a request as activity at most this often (one write a minute, not one per request). */

@@ -11,7 +11,7 @@ export interface AccessClaims {
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' }
 
-/** HS256 access tokens (contract §3): sub, sid, iat, exp, iss, aud, typ. */
+/** HS256 access tokens (docs/api-reference.md §3): sub, sid, iat, exp, iss, aud, typ. */
 export class AccessTokens {
   // A KeyObject made once: given raw bytes, jose imports the key again on every sign and verify.
   private readonly key: crypto.KeyObject

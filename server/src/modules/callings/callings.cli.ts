@@ -1,4 +1,4 @@
-import type { CliCommand } from '../../cli.commands.ts'
+import type { CliCommand } from '../../cli.types.ts'
 import type { Database } from '../../db/database.ts'
 import { systemClock } from '../../clock.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'

@@ -1,6 +1,6 @@
 import { PERMISSIONS, type Permission } from '@stake/contract'
 
-/** Pure rules about callings and slots (contract §4–§5); the services apply them. */
+/** Pure rules about callings and slots (docs/api-reference.md §4–docs/api-reference.md §5); the services apply them. */
 
 /** Anonymous callers see public callings only; a hidden one is 404 for them. */
 export const canSeeCalling = (anonymous: boolean, calling: { is_public: unknown }): boolean =>
@@ -8,7 +8,7 @@ export const canSeeCalling = (anonymous: boolean, calling: { is_public: unknown 
 
 /**
  * Access follows the calling, so seating someone in a slot grants them the
- * calling's permissions: the actor must hold every one of them (contract §4).
+ * calling's permissions: the actor must hold every one of them (docs/api-reference.md §4).
  * Returns the grants the actor lacks; empty means allowed.
  */
 export function unseatable(held: ReadonlySet<Permission>, grants: readonly Permission[]): Permission[] {
@@ -35,5 +35,5 @@ export function seatRequirements(key: string | null, grants: readonly Permission
 /** Only someone who already holds everything may seat himself: a seat can give him nothing new (S3). */
 export const maySeatSelf = (held: ReadonlySet<Permission>): boolean => PERMISSIONS.every((p) => held.has(p))
 
-/** System callings may have their slots filled and released, nothing else (contract §4). */
+/** System callings may have their slots filled and released, nothing else (docs/api-reference.md §4). */
 export const isSystemDefined = (calling: { system_defined: unknown }): boolean => Boolean(calling.system_defined)

@@ -21,7 +21,7 @@ const CallingParams = Type.Object({ calling_id: Id })
 const SlotParams = Type.Object({ calling_id: Id, slot_id: Id })
 const tags = ['callings']
 
-/** Callings and their slots (contract §5); access follows the calling (§4). */
+/** Callings and their slots (docs/api-reference.md §5); access follows the calling (docs/api-reference.md §4). */
 export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const callings = new CallingsService(ctx)
   const slots = new SlotsService(ctx)

@@ -11,14 +11,14 @@ import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')
 const filledSlots = () => conflict('slot_filled', 'A slot of this calling is filled; release it first')
 
-/** Nobody can give a calling a permission they do not hold (contract §4). */
+/** Nobody can give a calling a permission they do not hold (docs/api-reference.md §4). */
 function assertMayGrant(actor: Actor, current: readonly Permission[], next: readonly Permission[]): void {
   const refused = ungrantable(actor.permissions, current, next)
   if (refused.length > 0) throw forbidden(`You cannot grant a permission you do not hold: ${refused.join(', ')}`)
@@ -85,7 +85,11 @@ export class CallingsService {
         await repo.replaceCallingPermissions(trx, row.id, permissions)
         await slotRepo.ensureSlots(trx, row.id, maxSlots)
         const facts = { name: row.name, is_public: Boolean(row.is_public), max_slots: maxSlots, permissions }
-        await audit(trx, { by: actor.id, at: row.created_at }, 'calling.create', { type: 'calling', id: row.id }, facts)
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: row.created_at }, 'calling.create', { type: 'calling', id: row.id }, facts),
+        )
         return this.present(trx, row, false)
       })
     } catch (error) {
@@ -124,15 +128,15 @@ export class CallingsService {
         })
         const changes = callingChanges(current, row)
         if (changes)
-          await audit(
+          await record(
             trx,
-            { by: actor.id, at: row.updated_at },
-            'calling.update',
-            { type: 'calling', id },
-            {
-              name: row.name,
-              changes,
-            },
+            this.ctx,
+            audited(
+              { by: actor.id, at: row.updated_at },
+              'calling.update',
+              { type: 'calling', id },
+              { name: row.name, changes },
+            ),
           )
         return this.present(trx, row, false)
       })
@@ -142,7 +146,7 @@ export class CallingsService {
     }
   }
 
-  /** DELETE /callings/{id}: user-made and with no filled slot (contract §5). */
+  /** DELETE /callings/{id}: user-made and with no filled slot (docs/api-reference.md §5). */
   async remove(actor: Actor, id: number): Promise<void> {
     const { db, dialect } = this.ctx
     await withTransaction(db, async (trx) => {
@@ -151,7 +155,7 @@ export class CallingsService {
       if (isSystemDefined(current)) throw systemDefined()
       if (!(await repo.deleteUnfilledCalling(trx, id))) throw filledSlots()
       const who = { by: actor.id, at: this.ctx.clock.iso() }
-      await audit(trx, who, 'calling.delete', { type: 'calling', id }, { name: current.name })
+      await record(trx, this.ctx, audited(who, 'calling.delete', { type: 'calling', id }, { name: current.name }))
     })
   }
 
@@ -193,7 +197,11 @@ export class CallingsService {
     const grants = grantChanges(current, wanted)
     const who = { by: actor.id, at: this.ctx.clock.iso() }
     if (grants)
-      await audit(trx, who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants })
+      await record(
+        trx,
+        this.ctx,
+        audited(who, 'calling.grants_change', { type: 'calling', id }, { name: calling.name, ...grants }),
+      )
     if (current.includes('users.manage') && !wanted.includes('users.manage')) {
       await assertUserManagerRemains(trx, this.ctx.dialect, await slotRepo.holderIds(trx, id))
     }

@@ -3,9 +3,9 @@ import { before, describe, it } from 'node:test'
 import type { Calling } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
-import { expectError, locs, makeCalling, systemCallingId, type As } from './fixtures.ts'
+import { expectError, locs, makeCalling, systemCallingId, type As } from '../../test/callings.fixtures.ts'
 
-describe('callings (contract §5)', () => {
+describe('callings (docs/api-reference.md §5)', () => {
   const t = useTestApp()
   let admin: As
   let manager: As // callings.manage only

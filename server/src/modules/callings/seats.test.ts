@@ -4,7 +4,7 @@ import type { Calling } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
 import { createUser, seat, signedIn } from '../../test/factories.ts'
 import { syncHighCouncilSeats } from './callings.repository.ts'
-import { expectError, makeCalling, systemCallingId } from './fixtures.ts'
+import { expectError, makeCalling, systemCallingId } from '../../test/callings.fixtures.ts'
 
 describe('High Councilor seats follow HIGH_COUNCIL_SEATS', () => {
   const t = useTestApp({ HIGH_COUNCIL_SEATS: '5' })

@@ -2,7 +2,7 @@ import type { CallingHistoryEntry, CallingSlot, HeldCalling } from '@stake/contr
 import type { Executor } from '../../db/types.ts'
 
 /**
- * Slots of a calling (contract §5): numbered 1..max_slots (a Bishop slot by its
+ * Slots of a calling (docs/api-reference.md §5): numbered 1..max_slots (a Bishop slot by its
  * ward's id), filled by one conditional write, with the history of holdings.
  */
 export interface SlotRow {
@@ -16,7 +16,7 @@ export interface SlotRow {
 
 /**
  * The one mapper from slot rows to the API shape. Anonymous callers see the
- * holder's name only: no user id (contract §5, "slot holders as names only").
+ * holder's name only: no user id (docs/api-reference.md §5, "slot holders as names only").
  */
 export function toSlot(row: SlotRow, anonymous: boolean): CallingSlot {
   const filled = row.user_id !== null
@@ -66,7 +66,7 @@ export async function ensureSlots(db: Executor, callingId: number, count: number
     .execute()
 }
 
-/** A ward's Bishop slot: numbered by the ward's id (contract §6). */
+/** A ward's Bishop slot: numbered by the ward's id (docs/api-reference.md §6). */
 export async function insertWardSlot(db: Executor, callingId: number, wardId: number): Promise<void> {
   await db.insertInto('calling_slots').values({ calling_id: callingId, slot_id: wardId, ward_id: wardId }).execute()
 }

@@ -9,7 +9,8 @@ import * as repo from './callings.repository.ts'
 import * as slotRepo from './slots.repository.ts'
 import { canSeeCalling, maySeatSelf, seatRequirements, unseatable } from './callings.policy.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit, type AuditBy } from '../audit/audit.repository.ts'
+import { record } from '../../events/record.ts'
+import { audited, type DomainEvent, type Who } from '../../events/types.ts'
 
 const slotFilled = () => conflict('slot_filled', 'This slot is already filled; release it first')
 
@@ -75,19 +76,17 @@ export async function unseatUser(
   return true
 }
 
-/** The audit entry of a seat filled or released (the calling is its target; the seat and holder are facts). */
-export function auditSeat(
-  trx: Executor,
-  who: AuditBy,
-  action: 'slot.fill' | 'slot.release',
+/** A seat filled or released (the calling is its target; the seat and holder are facts). */
+export function seatEvent(
+  who: Who,
+  kind: 'slot.fill' | 'slot.release',
   calling: { id: number; name: string },
   slotId: number,
   userId: number,
-): Promise<void> {
-  return audit(
-    trx,
+): DomainEvent {
+  return audited(
     who,
-    action,
+    kind,
     { type: 'calling', id: calling.id },
     { calling: calling.name, slot_id: slotId, user_id: userId },
   )
@@ -106,7 +105,7 @@ export class SlotsService {
   }
 
   /**
-   * PUT /callings/{id}/{slot_id} (contract §5): allowed on system callings.
+   * PUT /callings/{id}/{slot_id} (docs/api-reference.md §5): allowed on system callings.
    * The winner of concurrent fills is decided by one conditional UPDATE. A
    * fill does not touch the calling's updated_at: that would write the
    * calling row, which concurrent fills hold a share lock on.
@@ -120,7 +119,7 @@ export class SlotsService {
       assertMaySeat(actor, calling, await repo.callingPermissions(trx, callingId), userId)
       const now = this.ctx.clock.iso()
       await seatUser(trx, { callingId, slotId }, userId, now, ['body', 'user_id'])
-      await auditSeat(trx, { by: actor.id, at: now }, 'slot.fill', calling, slotId, userId)
+      await record(trx, this.ctx, seatEvent({ by: actor.id, at: now }, 'slot.fill', calling, slotId, userId))
       return slotRepo.toSlot((await slotRepo.findSlot(trx, callingId, slotId))!, false)
     })
   }
@@ -143,7 +142,7 @@ export class SlotsService {
       assertMaySeat(actor, calling, grants, null)
       const at = this.ctx.clock.iso()
       if (await unseatUser(trx, dialect, { callingId, slotId, grants }, slot.user_id, at)) {
-        return auditSeat(trx, { by: actor.id, at }, 'slot.release', calling, slotId, slot.user_id)
+        return record(trx, this.ctx, seatEvent({ by: actor.id, at }, 'slot.release', calling, slotId, slot.user_id))
       }
       // A concurrent release got there first (fine: it is empty), or the slot
       // was released and filled again by someone else (not ours to release).

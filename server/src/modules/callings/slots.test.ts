@@ -3,9 +3,9 @@ import { before, describe, it } from 'node:test'
 import type { Calling, CallingHistoryEntry } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, signedIn } from '../../test/factories.ts'
-import { expectError, locs, makeCalling, systemCallingId, type As } from './fixtures.ts'
+import { expectError, locs, makeCalling, systemCallingId, type As } from '../../test/callings.fixtures.ts'
 
-describe('calling slots (contract §5) and access that follows the calling (§4)', () => {
+describe('calling slots (docs/api-reference.md §5) and access that follows the calling (docs/api-reference.md §4)', () => {
   const t = useTestApp()
   let admin: As
   let manager: As // callings.manage only

@@ -1,17 +1,17 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { CliCommand } from '../../cli.commands.ts'
+import type { CliCommand } from '../../cli.types.ts'
 import type { Clock } from '../../clock.ts'
 import { systemClock } from '../../clock.ts'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import type { Job, JobLog } from '../../jobs/job.ts'
 import { dailyBackup } from '../ops/backup.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
-import { Notifier } from './notify.ts'
+import { record } from '../../events/record.ts'
 import { claimAutoReminders, waitingProposals } from './reminders.repository.ts'
 
 export interface DailyDeps {
@@ -39,7 +39,7 @@ export function localDayAndHour(at: Date, timeZone: string): { day: string; hour
 }
 
 /**
- * Automatic reminders (contract §11): each voter still missing a vote on a
+ * Automatic reminders (docs/api-reference.md §11): each voter still missing a vote on a
  * proposal that has waited at its voting stage longer than
  * REMIND_AFTER_HOURS gets one reminder for that visit to the stage (the
  * auto_reminders key). They do not touch the manual one-hour limit.
@@ -47,7 +47,6 @@ export function localDayAndHour(at: Date, timeZone: string): { day: string; hour
 export async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<number> {
   const at = now.toISOString()
   const before = new Date(now.getTime() - deps.config.remindAfterHours * 3600 * 1000).toISOString()
-  const notify = new Notifier(deps)
   let reminded = 0
   for (const waiting of await waitingProposals(deps.db, before)) {
     reminded += await withTransaction(deps.db, async (trx) => {
@@ -55,9 +54,9 @@ export async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<num
       // Moved meanwhile: a new visit starts its own wait.
       if (!proposal || proposal.stage !== waiting.stage || proposal.stage_changed_at !== waiting.stage_changed_at)
         return 0
-      const ids = await notify.reminded(trx, proposal, null, at, (candidates) =>
-        claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, candidates, at),
-      )
+      const only = (candidates: number[]) =>
+        claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, candidates, at)
+      const ids = await record(trx, deps, { kind: 'proposal.remind', proposal, by: null, at, only })
       return ids.length
     })
   }
@@ -108,37 +107,22 @@ export const DAILY_CHECK_MS = 60_000
 /**
  * The daily jobs in the server process: checked every minute, run once the
  * local hour has reached DAILY_HOUR and the day has no run yet (a server
- * started later in the day catches up). Started after listen and stopped on
- * shutdown by main.ts, like housekeeping.
+ * started later in the day catches up).
  */
-export function dailyJobs(deps: DailyDeps & { log: FastifyBaseLogger }) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
-  const check = () => {
+export const dailyJob = (deps: DailyDeps & { log: JobLog }): Job => ({
+  name: 'daily',
+  every: DAILY_CHECK_MS,
+  async run() {
     const { day, hour } = localDayAndHour(deps.clock.now(), deps.config.stakeTimezone)
     if (hour < deps.config.dailyHour) return
-    running = running
-      .then(async () => {
-        const done = await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()
-        if (done) return
-        const result = await runDaily(deps)
-        if (result.ran) deps.log.info({ daily: result }, 'daily jobs done')
-        if (result.ran) await dailyBackup(deps.config, deps.log)
-      })
-      .catch((error: unknown) => deps.log.error({ err: error }, 'daily jobs failed'))
-  }
-  return {
-    start() {
-      check()
-      timer = setInterval(check, DAILY_CHECK_MS)
-      timer.unref()
-    },
-    async stop() {
-      clearInterval(timer)
-      await running
-    },
-  }
-}
+    if (await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()) return
+    const result = await runDaily(deps)
+    if (!result.ran) return
+    deps.log.info({ daily: result }, 'daily jobs done')
+    // The day's backup, once the day is claimed (one instance takes it); a failure is logged, not thrown.
+    await dailyBackup(deps.config, deps.log)
+  },
+})
 
 /** `npm run cli -- daily [--force]`: the daily jobs on demand (e.g. from cron). */
 export const DAILY_CLI: CliCommand[] = [

@@ -10,7 +10,7 @@ import { loadCandidates } from './recipients.ts'
 type Deps = Pick<AppContext, 'config' | 'dialect'> & { db: Kysely<DB> }
 
 /**
- * The daily digest (contract §11): one mail per `daily` user with every
+ * The daily digest (docs/api-reference.md §11): one mail per `daily` user with every
  * notification set aside for it since the last digest. Each user's share is
  * one transaction that marks the notifications `digested` and queues the
  * mail, so a second run finds nothing left. A notification about a proposal

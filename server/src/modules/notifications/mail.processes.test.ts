@@ -10,7 +10,7 @@ import { SmtpReceiver } from '../../test/smtp-receiver.ts'
 const MESSAGES = 300
 
 describe(
-  'two server processes on one PostgreSQL deliver each queued mail exactly once (contract §11)',
+  'two server processes on one PostgreSQL deliver each queued mail exactly once (docs/api-reference.md §11)',
   { skip: dialect !== 'postgres' && 'PostgreSQL pass only' },
   () => {
     const adminUrl = process.env.TEST_PG_URL!

@@ -12,14 +12,14 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 import { runDaily } from './daily.ts'
 import { deliverDue, smtpSender } from './mail.worker.ts'
 
 type User = Awaited<ReturnType<typeof signedIn>>
 const PUBLIC = 'https://stake.example.org/app'
 
-describe('mail through a real SMTP server (contract §11)', () => {
+describe('mail through a real SMTP server (docs/api-reference.md §11)', () => {
   let t: TestApp & { close(): Promise<void> }
   let receiver: SmtpReceiver
   let sender: ReturnType<typeof smtpSender>

@@ -1,5 +1,4 @@
 import { Worker } from 'node:worker_threads'
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.ts'
 import { addSeconds } from '../../clock.ts'
@@ -8,6 +7,7 @@ import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
 import { nextAttemptAt } from '../../delivery/schedule.ts'
+import type { Job, JobLog } from '../../jobs/job.ts'
 import { claimDue, markFailed, markSent, type OutboxRow } from './outbox.repository.ts'
 
 /** What one message needs to go out; nodemailer over SMTP_URL in the server, anything in a test. */
@@ -149,39 +149,22 @@ export async function deliverDue(deps: MailDeps): Promise<DeliveryRound> {
 export const MAIL_POLL_MS = 1000
 
 /**
- * The mail worker of the server process: main.ts starts it after listen and
- * stops it on shutdown (like housekeeping); buildApp never does, so tests get
- * no timers. Without SMTP_URL it does nothing. A failed round is logged and
- * the next one tries again.
+ * The mail worker: delivers what is due every MAIL_POLL_MS. Without SMTP_URL
+ * it does nothing; its SMTP thread starts with the first round.
  */
-export function mailWorker(
-  deps: Omit<MailDeps, 'send' | 'config'> & { config: Config; log: FastifyBaseLogger; pollMs?: number },
-) {
-  let timer: NodeJS.Timeout | undefined
-  let stopped = false
-  let running: Promise<void> = Promise.resolve()
-  const sender = deps.config.smtpUrl ? smtpSender(deps.config) : null
-  const round = () => {
-    if (!sender || stopped) return
-    running = deliverDue({ ...deps, send: sender.send }).then(
-      (done) => {
-        if (done.sent + done.retry + done.failed > 0) deps.log.info({ mail: done }, 'mail: delivery round')
-      },
-      (error: unknown) => deps.log.error({ err: error }, 'mail delivery failed'),
-    )
-    void running.finally(() => {
-      if (!stopped) timer = setTimeout(round, deps.pollMs ?? MAIL_POLL_MS).unref()
-    })
-  }
+export function mailJob(
+  deps: Omit<MailDeps, 'send' | 'config'> & { config: Config; log: JobLog; pollMs?: number },
+): Job {
+  let sender: ReturnType<typeof smtpSender> | null = null
   return {
-    start() {
-      round()
+    name: 'mail',
+    every: deps.pollMs ?? MAIL_POLL_MS,
+    async run() {
+      if (!deps.config.smtpUrl) return
+      sender ??= smtpSender(deps.config)
+      const done = await deliverDue({ ...deps, send: sender.send })
+      if (done.sent + done.retry + done.failed > 0) deps.log.info({ mail: done }, 'mail: delivery round')
     },
-    async stop() {
-      stopped = true
-      clearTimeout(timer)
-      await running
-      await sender?.close()
-    },
+    close: async () => sender?.close(),
   }
 }

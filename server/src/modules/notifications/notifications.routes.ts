@@ -18,7 +18,7 @@ import { RemindersService } from './reminders.service.ts'
 
 const tags = ['notifications']
 
-/** The inbox, mail preference, outbox and reminders (contract §11). */
+/** The inbox, mail preference, outbox and reminders (docs/api-reference.md §11). */
 export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new NotificationsService(ctx)
   const reminders = new RemindersService(ctx)

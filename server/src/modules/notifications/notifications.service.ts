@@ -12,7 +12,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as repo from './notifications.repository.ts'
 import { listOutbox } from './outbox.repository.ts'
 
-/** The caller's own inbox and mail preference (contract §11); nobody reads another's. */
+/** The caller's own inbox and mail preference (docs/api-reference.md §11); nobody reads another's. */
 export class NotificationsService {
   constructor(private readonly ctx: AppContext) {}
 

@@ -61,13 +61,12 @@ export interface DailyRunsTable {
   finished_at: string | null
 }
 
-declare module '../../db/schema.ts' {
-  interface DB {
-    notifications: NotificationsTable
-    notification_preferences: NotificationPreferencesTable
-    mail_outbox: MailOutboxTable
-    proposal_reminders: ProposalRemindersTable
-    auto_reminders: AutoRemindersTable
-    daily_runs: DailyRunsTable
-  }
+/** The notifications domain's tables, composed into `DB` by db/schema.ts. */
+export interface NotificationsTables {
+  notifications: NotificationsTable
+  notification_preferences: NotificationPreferencesTable
+  mail_outbox: MailOutboxTable
+  proposal_reminders: ProposalRemindersTable
+  auto_reminders: AutoRemindersTable
+  daily_runs: DailyRunsTable
 }

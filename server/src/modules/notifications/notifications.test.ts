@@ -10,13 +10,13 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
-import { inbox, kindsAbout } from './notifications.fixtures.ts'
+} from '../../test/proposals.fixtures.ts'
+import { inbox, kindsAbout } from '../../test/notifications.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
 
-describe('notifications: who is told what (contract §11)', () => {
+describe('notifications: who is told what (docs/api-reference.md §11)', () => {
   const t = useTestApp({ SP_APPROVALS_REQUIRED: '2', HC_APPROVALS_REQUIRED: '2' })
   let ward: number
   let bishop: User
@@ -153,7 +153,7 @@ describe('notifications: who is told what (contract §11)', () => {
   })
 })
 
-describe('inbox: list, counts, read (contract §11)', () => {
+describe('inbox: list, counts, read (docs/api-reference.md §11)', () => {
   const t = useTestApp()
   let ward: number
   let bishop: User

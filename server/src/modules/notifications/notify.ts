@@ -1,9 +1,8 @@
 import type { NotificationKind } from '@stake/contract'
-import type { AppContext } from '../../context.ts'
 import type { Executor } from '../../db/types.ts'
 import { canSee } from '../proposals/proposals.policy.ts'
 import { findProposal, type ProposalRow } from '../proposals/proposals.repository.ts'
-import type { Transition } from '../proposals/transition.ts'
+import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import { composeMail, linkBase } from './mail.compose.ts'
 import { insertNotifications } from './notifications.repository.ts'
 import { insertOutbox } from './outbox.repository.ts'
@@ -12,93 +11,56 @@ import { notificationText } from './texts.ts'
 
 type Wanted = Map<number, NotificationKind>
 
-/** Adds `ids` as `kind` unless they already get something: one change, one notification each (contract §11). */
+/** Adds `ids` as `kind` unless they already get something: one change, one notification each (docs/api-reference.md §11). */
 function want(wanted: Wanted, ids: Iterable<number>, kind: NotificationKind): void {
   for (const id of ids) if (!wanted.has(id)) wanted.set(id, kind)
 }
 
 /**
- * Writes the notifications an event causes, and their mail, inside the
- * event's own transaction (contract §11): they commit or roll back with it,
- * and nothing is sent from here (the mail worker delivers the outbox later,
- * so mail never slows or fails the request). Each method is one line at its
- * call site in the proposal services.
+ * The notification subscriber: writes the notifications an event causes,
+ * and their mail, inside the event's own transaction (docs/api-reference.md §11):
+ * they commit or roll back with it, and nothing is sent from here (the mail
+ * worker delivers the outbox later, so mail never slows or fails the request).
+ *
+ * - proposal.create: `vote_needed` to the voters of its first stage;
+ * - proposal.move: `declined` alone to the submitter on a decline; otherwise
+ *   `vote_needed` to the voters of a voting stage whose vote there is
+ *   missing, and `stage_changed` to the submitter;
+ * - interview.assign: `interview_assigned` to the interviewer;
+ * - comment.create: the submitter, everyone who commented and everyone who voted;
+ * - proposal.remind: `reminder` to the current stage's missing voters (or
+ *   those `only` admits). Returns the users notified.
  *
  * Whoever is asked for, the same filter applies: never the actor himself,
  * never an inactive user, never someone who cannot see the proposal as it
  * is after the change (S9, by the tracker's own `canSee`).
  */
-export class Notifier {
-  constructor(private readonly ctx: Pick<AppContext, 'config' | 'dialect'>) {}
-
-  /** A new proposal: `vote_needed` to the voters of its first stage. */
-  async created(trx: Executor, proposalId: number, by: number, at: string): Promise<void> {
-    const proposal = await findProposal(trx, proposalId)
-    if (!proposal) return
-    const wanted: Wanted = new Map()
+export async function notifications(trx: Executor, deps: EventDeps, event: DomainEvent): Promise<number[]> {
+  const wanted: Wanted = new Map()
+  if (event.kind === 'proposal.remind') {
+    want(wanted, await missingVoters(trx, event.proposal.id, event.proposal.stage), 'reminder')
+    return new Writer(deps).write(trx, event.proposal, wanted, event.by, event.at, event.only)
+  }
+  if (!('proposalId' in event)) return []
+  const proposal = await findProposal(trx, event.proposalId)
+  if (!proposal) return []
+  if (event.kind === 'proposal.create')
     want(wanted, await missingVoters(trx, proposal.id, proposal.stage), 'vote_needed')
-    await this.write(trx, proposal, wanted, by, at)
+  if (event.kind === 'proposal.move' && event.to === 'declined') want(wanted, [proposal.submitter], 'declined')
+  if (event.kind === 'proposal.move' && event.to !== 'declined') {
+    want(wanted, await missingVoters(trx, proposal.id, event.to), 'vote_needed')
+    want(wanted, [proposal.submitter], 'stage_changed')
   }
+  if (event.kind === 'interview.assign') want(wanted, [event.interviewerId], 'interview_assigned')
+  if (event.kind === 'comment.create')
+    want(wanted, [proposal.submitter, ...(await participants(trx, proposal.id))], 'comment')
+  return new Writer(deps).write(trx, proposal, wanted, event.by, event.at)
+}
 
-  /**
-   * A stage change (advance, revert, named step, decline, auto-advance by
-   * votes, completed interview): `declined` alone to the submitter on a
-   * decline; otherwise `vote_needed` to the voters of a voting stage whose
-   * vote there is missing, and `stage_changed` to the submitter.
-   */
-  async moved(trx: Executor, move: Pick<Transition, 'proposalId' | 'to' | 'by' | 'at'>): Promise<void> {
-    const proposal = await findProposal(trx, move.proposalId)
-    if (!proposal) return
-    const wanted: Wanted = new Map()
-    if (move.to === 'declined') {
-      want(wanted, [proposal.submitter], 'declined')
-    } else {
-      want(wanted, await missingVoters(trx, proposal.id, move.to), 'vote_needed')
-      want(wanted, [proposal.submitter], 'stage_changed')
-    }
-    await this.write(trx, proposal, wanted, move.by, move.at)
-  }
+class Writer {
+  constructor(private readonly ctx: EventDeps) {}
 
-  /** An interviewer (re)assigned: `interview_assigned` to him. */
-  async interviewAssigned(
-    trx: Executor,
-    proposalId: number,
-    interviewerId: number,
-    by: number,
-    at: string,
-  ): Promise<void> {
-    const proposal = await findProposal(trx, proposalId)
-    if (!proposal) return
-    await this.write(trx, proposal, new Map([[interviewerId, 'interview_assigned']]), by, at)
-  }
-
-  /** A new comment: the submitter, everyone who commented and everyone who voted, never the author. */
-  async commented(trx: Executor, proposalId: number, by: number, at: string): Promise<void> {
-    const proposal = await findProposal(trx, proposalId)
-    if (!proposal) return
-    const wanted: Wanted = new Map()
-    want(wanted, [proposal.submitter, ...(await participants(trx, proposalId))], 'comment')
-    await this.write(trx, proposal, wanted, by, at)
-  }
-
-  /**
-   * `reminder` to the voters of the current stage who have not voted, or to
-   * those of them `only` admits (automatic reminders: not yet reminded for
-   * this visit). Returns the users reminded.
-   */
-  async reminded(
-    trx: Executor,
-    proposal: ProposalRow,
-    by: number | null,
-    at: string,
-    only?: (ids: number[]) => Promise<number[]>,
-  ): Promise<number[]> {
-    const wanted: Wanted = new Map()
-    want(wanted, await missingVoters(trx, proposal.id, proposal.stage), 'reminder')
-    return this.write(trx, proposal, wanted, by, at, only)
-  }
-
-  private async write(
+  async write(
     trx: Executor,
     proposal: ProposalRow,
     wanted: Wanted,

@@ -6,19 +6,15 @@ import type { Actor } from '../../plugins/auth.ts'
 import { wrongStage } from '../proposals/lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from '../proposals/proposals.access.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
-import { Notifier } from './notify.ts'
+import { record } from '../../events/record.ts'
 import { claimManualReminder, lastManualReminder } from './reminders.repository.ts'
 
-/** A manager reminds a proposal's voters at most once an hour (contract §11). */
+/** A manager reminds a proposal's voters at most once an hour (docs/api-reference.md §11). */
 export const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
 
-/** POST /calling-kanban/proposals/{id}/remind (contract §11). */
+/** POST /calling-kanban/proposals/{id}/remind (docs/api-reference.md §11). */
 export class RemindersService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /**
    * `reminder` to every voter of the current stage who has not voted. The
@@ -44,7 +40,7 @@ export class RemindersService {
           'Retry-After': String(Math.max(1, wait)),
         })
       }
-      return { reminded: await this.notify.reminded(trx, proposal, actor.id, at) }
+      return { reminded: await record(trx, this.ctx, { kind: 'proposal.remind', proposal, by: actor.id, at }) }
     })
   }
 }

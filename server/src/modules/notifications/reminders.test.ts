@@ -10,14 +10,14 @@ import {
   presidency,
   seated,
   submit,
-} from '../proposals/proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 import { localDayAndHour, runDaily } from './daily.ts'
-import { kindsAbout } from './notifications.fixtures.ts'
+import { kindsAbout } from '../../test/notifications.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
 
-describe('reminders (contract §11)', () => {
+describe('reminders (docs/api-reference.md §11)', () => {
   const t = useTestApp({ HC_APPROVALS_REQUIRED: '3', REMIND_AFTER_HOURS: '48', STAKE_TIMEZONE: 'Europe/Madrid' })
   let ward: number
   let bishop: User

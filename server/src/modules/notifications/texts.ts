@@ -2,7 +2,7 @@ import i18next, { type TFunction } from 'i18next'
 import type { NotificationKind, Stage } from '@stake/contract'
 
 /**
- * What the server writes to people (contract §11, §13): inbox texts and
+ * What the server writes to people (docs/api-reference.md §11, docs/api-reference.md §13): inbox texts and
  * mail, in the recipient's language (`users.language`), English by default.
  * Texts name the proposal, so they are only ever written for someone who may
  * see it (S9); subjects never do (the outbox list shows them to

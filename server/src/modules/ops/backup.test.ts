@@ -9,7 +9,7 @@ import { parseConfig } from '../../config.ts'
 import { createDatabase } from '../../db/database.ts'
 import { migrate } from '../../db/migrate.ts'
 import { TestClock } from '../../test/harness.ts'
-import { dailyJobs } from '../notifications/daily.ts'
+import { dailyJob } from '../notifications/daily.ts'
 import { BackupError, backupBeforeMigrate, dailyBackup, findPgTool, pruneBackups, takeBackup } from './backup.ts'
 
 // Files only: these run the same on both dialects' runs (the PostgreSQL paths are in backup.processes.test.ts).
@@ -99,9 +99,7 @@ describe('the daily jobs in the server', () => {
       await migrate(database.db)
       const deps = { db: database.db, dialect: database.dialect, clock: new TestClock(), config }
       for (let run = 0; run < 2; run++) {
-        const daily = dailyJobs({ ...deps, log: pino({ level: 'silent' }) })
-        daily.start() // checks at once; stop() waits for that check's work
-        await daily.stop()
+        await dailyJob({ ...deps, log: pino({ level: 'silent' }) }).run()
       }
     } finally {
       await database.close()

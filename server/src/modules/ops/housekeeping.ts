@@ -1,9 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
-import type { CliCommand } from '../../cli.commands.ts'
+import type { CliCommand } from '../../cli.types.ts'
 import { addSeconds, systemClock, type Clock } from '../../clock.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
+import { scheduled, type Job, type JobLog } from '../../jobs/job.ts'
 import { REFRESH_GRACE_SECONDS } from '../auth/auth.service.ts'
 import { THROTTLE } from '../auth/attempts.ts'
 import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.repository.ts'
@@ -13,7 +13,7 @@ import { purgeAudit } from '../audit/audit.repository.ts'
 import { forgetMailBodies, purgeFinishedMail } from '../notifications/outbox.repository.ts'
 
 export interface Purged {
-  /** Sessions past their expiry, or idle on a shared computer (contract §13), deleted. */
+  /** Sessions past their expiry, or idle on a shared computer (docs/api-reference.md §13), deleted. */
   sessions: number
   /** Sessions whose previous refresh token's grace has passed: its hash forgotten. */
   refreshGrace: number
@@ -31,7 +31,7 @@ export interface Purged {
 export const MAIL_BODY_DAYS = 7
 
 export interface Retention {
-  /** AUDIT_RETENTION_DAYS (contract §13). */
+  /** AUDIT_RETENTION_DAYS (docs/api-reference.md §13). */
   auditDays: number
 }
 
@@ -62,33 +62,17 @@ const daysBefore = (now: Date, days: number) => addSeconds(now, -days * 24 * 360
 
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
 
-/**
- * The server's hourly purge: main.ts starts it after listen and stops it on
- * shutdown; buildApp never does, so tests get no timers. It also runs once at
- * start, for servers restarted more often than hourly. A failed run is logged
- * and the next one tries again.
- */
-export function housekeeping(db: Kysely<DB>, clock: Clock, log: FastifyBaseLogger, retention = DEFAULT_RETENTION) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> = Promise.resolve()
-  const run = () => {
-    running = purgeExpired(db, clock.now(), retention).then(
-      (purged) => log.info({ purged }, 'housekeeping: purged expired rows'),
-      (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
-    )
-  }
-  return {
-    start() {
-      run()
-      timer = setInterval(run, HOUSEKEEPING_INTERVAL_MS)
-      timer.unref() // never what keeps the process alive
-    },
-    async stop() {
-      clearInterval(timer)
-      await running // let a run in progress finish before the database closes
-    },
-  }
-}
+/** The hourly purge (also once at start, for servers restarted more often than hourly). */
+export const housekeepingJob = (db: Kysely<DB>, clock: Clock, log: JobLog, retention = DEFAULT_RETENTION): Job => ({
+  name: 'housekeeping',
+  every: HOUSEKEEPING_INTERVAL_MS,
+  run: async () =>
+    log.info({ purged: await purgeExpired(db, clock.now(), retention) }, 'housekeeping: purged expired rows'),
+})
+
+/** The purge on its timer (jobs/job.ts). */
+export const housekeeping = (...args: Parameters<typeof housekeepingJob>) =>
+  scheduled(housekeepingJob(...args), args[2])
 
 /** `npm run cli -- purge`: the same purge on demand (e.g. from cron when the server is not running). */
 export const HOUSEKEEPING_CLI: CliCommand[] = [

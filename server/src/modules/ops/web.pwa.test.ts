@@ -13,7 +13,7 @@ import { TEST_ARGON2 } from '../../test/harness.ts'
 import { API_SEGMENTS } from '../index.ts'
 
 /**
- * The installable client (contract §13): the service worker and the web-app
+ * The installable client (docs/api-reference.md §13): the service worker and the web-app
  * manifest keep their names from build to build, so they must be revalidated
  * on every request, or browsers would not see a deploy for a day.
  */

@@ -5,7 +5,7 @@ import type { FastifyTypebox } from '../../http.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
-import { bishopOf, createWard, move, seated, seedProposals, submit } from './proposals.factories.ts'
+import { bishopOf, createWard, move, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
 
 const BOARD = '/api/calling-kanban/board'
 

@@ -7,18 +7,13 @@ import * as repo from './comments.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import { canDeleteComment, canEditComment, type Viewer } from './proposals.policy.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
-import { Notifier } from '../notifications/notify.ts'
-import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
+import { record } from '../../events/record.ts'
 
 const commentNotFound = () => notFound('Comment')
 
-/** Comments on a proposal (contract §7): anyone who sees the proposal may comment. */
+/** Comments on a proposal (docs/api-reference.md §7): anyone who sees the proposal may comment. */
 export class CommentsService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /** The body's ids may only repeat what the path and the caller already say. */
   private checkBody(viewer: Viewer, proposalId: number, body: CommentBody): void {
@@ -46,8 +41,7 @@ export class CommentsService {
       const comment = { proposal_id: proposalId, commenter_id: actor.id, comment_text: body.comment_text.trim() }
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const inserted = await repo.insertComment(trx, comment, now)
-        await this.notify.commented(trx, proposalId, actor.id, now)
-        await enqueueWebhooks(trx, 'comment', proposalId, now)
+        await record(trx, this.ctx, { kind: 'comment.create', proposalId, by: actor.id, at: now })
         return inserted
       })
       return (await repo.findComment(this.ctx.db, proposalId, id))!

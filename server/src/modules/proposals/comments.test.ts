@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test'
 import type { Comment } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, seated, submit } from './proposals.factories.ts'
+import { bishopOf, createWard, seated, submit } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 

@@ -10,7 +10,7 @@ export interface HistoryRecord {
   note?: string | null
 }
 
-/** Every stage change writes one of these, in the transaction of the change (contract §7). */
+/** Every stage change writes one of these, in the transaction of the change (docs/api-reference.md §7). */
 export async function insertHistory(db: Executor, record: HistoryRecord): Promise<void> {
   await db
     .insertInto('proposal_history')

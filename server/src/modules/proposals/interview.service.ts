@@ -9,8 +9,7 @@ import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy
 import { lockProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { Notifier } from '../notifications/notify.ts'
-import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
+import { record } from '../../events/record.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -22,13 +21,9 @@ function toIso(value: string, field: string): string {
 
 const DAY_MS = 24 * 3600 * 1000
 
-/** The one interview of a proposal (contract §7). */
+/** The one interview of a proposal (docs/api-reference.md §7). */
 export class InterviewService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /**
    * Schedules (or replaces) the interview, at the `interview` stage only. The
@@ -58,8 +53,7 @@ export class InterviewService {
         { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },
         now,
       )
-      await this.notify.interviewAssigned(trx, id, interviewerId, actor.id, now)
-      await enqueueWebhooks(trx, 'interview_assigned', id, now)
+      await record(trx, this.ctx, { kind: 'interview.assign', proposalId: id, interviewerId, by: actor.id, at: now })
       return repo.toInterview(row)
     })
   }
@@ -103,7 +97,7 @@ export class InterviewService {
 
       const row = await repo.completeInterview(trx, id, heldAt, now)
       const isRelease = Boolean(proposal.is_release)
-      const moved = await transition(trx, {
+      const moved = await transition(trx, this.ctx, {
         proposalId: id,
         isRelease,
         from: 'interview',
@@ -113,7 +107,6 @@ export class InterviewService {
         note: 'Interview completed',
       })
       if (!moved) throw staleStage()
-      await this.notify.moved(trx, { proposalId: id, to: 'sustain', by: actor.id, at: now })
       return repo.toInterview(row)
     })
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { createUser, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, move, seated, submit } from './proposals.factories.ts'
+import { bishopOf, createWard, getProposal, move, seated, submit } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 

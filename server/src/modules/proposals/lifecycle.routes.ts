@@ -7,7 +7,7 @@ import { LifecycleService, type NamedStep } from './lifecycle.service.ts'
 
 const tags = ['calling-kanban']
 
-/** Manager moves along a proposal's path, and its history (contract §7). */
+/** Manager moves along a proposal's path, and its history (docs/api-reference.md §7). */
 export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new LifecycleService(ctx)
 

@@ -8,23 +8,18 @@ import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition, type Transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { Notifier } from '../notifications/notify.ts'
 import { recordOnRoster } from '../sustainings/records.ts'
 
 export const staleStage = () =>
   conflict('stale_stage', 'The proposal is no longer at that stage; reload it and try again')
 export const wrongStage = (message: string) => conflict('wrong_stage', message)
 
-/** The steps a manager takes by name (contract §7); each is valid at one stage only. */
+/** The steps a manager takes by name (docs/api-reference.md §7); each is valid at one stage only. */
 export type NamedStep = 'sustain' | 'set_apart' | 'record'
 
 /** Manager moves: advance, revert, the named steps and decline, plus the history. */
 export class LifecycleService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /** Runs one checked move in its own transaction; `lost` is the answer when the stage changed meanwhile. */
   private async commit(
@@ -35,10 +30,9 @@ export class LifecycleService {
   ): Promise<Proposal> {
     const at = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
-      // §12: recording fills and releases the linked slots in the same transaction.
+      // docs/api-reference.md §12: recording fills and releases the linked slots in the same transaction.
       if (move.from === 'record' && move.to === 'done') await recordOnRoster(trx, this.ctx, actor, move.proposalId)
-      if (!(await transition(trx, { ...move, by: viewer.id, at }))) throw lost()
-      await this.notify.moved(trx, { ...move, by: viewer.id, at })
+      if (!(await transition(trx, this.ctx, { ...move, by: viewer.id, at }))) throw lost()
     })
     return proposalView(this.ctx.db, viewer, move.proposalId)
   }
@@ -85,7 +79,7 @@ export class LifecycleService {
       const current = await lockProposal(trx, id, this.ctx.dialect)
       if (!current) throw proposalNotFound()
       if (isClosed(current.stage)) throw wrongStage(`The proposal is already ${current.stage}`)
-      const moved = await transition(trx, {
+      const moved = await transition(trx, this.ctx, {
         proposalId: id,
         isRelease: Boolean(current.is_release),
         from: current.stage,
@@ -95,7 +89,6 @@ export class LifecycleService {
         note: reason.trim(),
       })
       if (!moved) throw staleStage()
-      await this.notify.moved(trx, { proposalId: id, to: 'declined', by: actor.id, at })
     })
     return proposalView(this.ctx.db, viewer, id)
   }

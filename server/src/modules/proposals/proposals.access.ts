@@ -11,7 +11,7 @@ export async function loadViewer(ctx: AppContext, actor: Actor): Promise<Viewer>
   return { id: actor.id, permissions: actor.permissions, roles: await rolesOf(ctx.db, actor.id) }
 }
 
-/** The proposal if the viewer may see it; absent and invisible are both 404 (contract §7). */
+/** The proposal if the viewer may see it; absent and invisible are both 404 (docs/api-reference.md §7). */
 export async function visibleProposal(db: Executor, viewer: Viewer, id: number): Promise<ProposalRow> {
   const row = await findProposal(db, id)
   if (!row || !canSee(viewer, row)) throw notFound('Proposal')

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { createWard, move, submit } from './proposals.factories.ts'
+import { createWard, move, submit } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
-/** Contract §2: no input, however malformed, produces a 500; every error has the contract's body. */
+/** docs/api-reference.md §2: no input, however malformed, produces a 500; every error has the contract's body. */
 describe('proposals: malformed input never gives a 500', () => {
   const t = useTestApp()
   let as: Awaited<ReturnType<typeof signedIn>>['as']

@@ -1,7 +1,7 @@
 import { isClosedStage, isOpenStage, stagePath, type Permission, type Stage } from '@stake/contract'
 
 /**
- * Pure rules of the proposal tracker (contract §7). Services load the facts
+ * Pure rules of the proposal tracker (docs/api-reference.md §7). Services load the facts
  * (permissions, seats held, the proposal) and ask these functions.
  */
 
@@ -29,13 +29,13 @@ export function neighbourStage(stage: Stage, isRelease: boolean, direction: 'adv
   return path[direction === 'advance' ? i + 1 : i - 1] ?? null
 }
 
-/** What a move does to the interview (contract §7 and docs/decisions.md). */
+/** What a move does to the interview (docs/api-reference.md §7 and docs/decisions.md). */
 export function interviewEffect(from: Stage, to: Stage, isRelease: boolean): 'none' | 'delete' | 'reopen' {
   const path = pathOf(isRelease)
   // Declining keeps the interview as part of the record.
   if (!path.includes(to) || !path.includes(from)) return 'none'
   if (path.indexOf(to) > path.indexOf(from)) return 'none'
-  // Moving off `interview` backwards clears the interview (contract §7).
+  // Moving off `interview` backwards clears the interview (docs/api-reference.md §7).
   if (from === 'interview') return 'delete'
   // Back to `interview` from `sustain`: the interview is to be held again,
   // so it keeps its interviewer and plan but is no longer completed.
@@ -97,17 +97,18 @@ export interface ProposalFacts {
   stage: Stage
   /** The stage a declined proposal was declined at (null otherwise). */
   declined_from?: Stage | null
-  /** 'ward' when absent (contract §12). */
+  /** 'ward' when absent (docs/api-reference.md §12). */
   scope?: string
 }
 
 /**
- * Stages at which a stake-scope proposal is every bishop's to see (contract
- * §12: each ward presents it); a proposal declined at one of them stays so.
+ * Stages at which a stake-scope proposal is every bishop's to see
+ * (docs/api-reference.md §12: each ward presents it); a proposal declined at one
+ * of them stays so.
  */
 export const STAKE_PRESENTED_STAGES = ['sustain', 'set_apart', 'record', 'done'] as const satisfies readonly Stage[]
 
-/** A stake-scope proposal from sustain on, seen by a bishop of any ward (§12). */
+/** A stake-scope proposal from sustain on, seen by a bishop of any ward (docs/api-reference.md §12). */
 export const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'scope'>): boolean =>
   proposal.scope === 'stake' &&
   (STAKE_PRESENTED_STAGES as readonly Stage[]).includes(proposal.declined_from ?? proposal.stage)
@@ -117,9 +118,9 @@ export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'decli
   (proposal.declined_from ?? proposal.stage) === 'sp_approval'
 
 /**
- * Contract §7 and S9: the submitter and the ward's bishop always; a manager
+ * docs/api-reference.md §7 and S9: the submitter and the ward's bishop always; a manager
  * always; the presidency at sp_approval; proposals.view from hc_approval on;
- * every bishop a stake-scope proposal from sustain on (§12).
+ * every bishop a stake-scope proposal from sustain on (docs/api-reference.md §12).
  */
 export function canSee(
   viewer: Viewer,
@@ -153,7 +154,7 @@ export const canEdit = (viewer: Viewer, proposal: ProposalFacts): boolean =>
 export type VoteCheck = 'ok' | 'not_a_voter' | 'wrong_role' | 'wrong_stage'
 
 /**
- * Who votes where (contract §7): the stake presidency at sp_approval, high
+ * Who votes where (docs/api-reference.md §7): the stake presidency at sp_approval, high
  * councilors at hc_approval; anyone else at those stages → 403 (not_a_voter,
  * wrong_role); at any other stage a voter gets 409 wrong_stage. Someone who
  * votes nowhere is refused (403) whatever the stage.

@@ -83,7 +83,7 @@ const SHOWN = [
 type ProposalsExpr = ExpressionBuilder<DB & { p: ProposalsTable }, 'p'>
 
 /**
- * Rows a viewer who does not see everything may see (contract §7, S9): own
+ * Rows a viewer who does not see everything may see (docs/api-reference.md §7, S9): own
  * submissions, as bishop the ward's, with proposals.view those past the
  * presidency's stage, in a presidency seat those at it. The same rule as
  * `canSee` in proposals.policy.ts.
@@ -95,7 +95,7 @@ function ownOrWard(viewer: Viewer) {
     return eb.or([
       eb('p.submitter', '=', viewer.id),
       ...(wards.length ? [eb('p.ward_id', 'in', wards)] : []),
-      // §12: every bishop presents a stake-scope proposal, so sees it from sustain on.
+      // docs/api-reference.md §12: every bishop presents a stake-scope proposal, so sees it from sustain on.
       ...(wards.length ? [eb.and([eb('p.scope', '=', 'stake'), eb(privacy, 'in', [...STAKE_PRESENTED_STAGES])])] : []),
       ...(viewer.permissions.has('proposals.view') ? [eb(privacy, '<>', 'sp_approval')] : []),
       ...(viewer.roles.presidency ? [eb(privacy, '=', 'sp_approval')] : []),
@@ -108,7 +108,7 @@ const nextDay = (date: string): string =>
   new Date(Date.parse(`${date}T00:00:00.000Z`) + 24 * 3600 * 1000).toISOString().slice(0, 10)
 
 /**
- * A proposal's presentations (§12) as one JSON array per row, from a
+ * A proposal's presentations (docs/api-reference.md §12) as one JSON array per row, from a
  * correlated subquery on the (proposal_id, ward_id) key: lists and the board
  * keep their fixed number of queries. Order is fixed by the mapper.
  */
@@ -118,7 +118,7 @@ export function presentedInJson(db: Executor) {
     : sql<unknown>`(select coalesce(json_group_array(json_object('ward_id', pp.ward_id, 'at', pp.at)), '[]') from proposal_presentations pp where pp.proposal_id = p.id)`
 }
 
-/** The list filters of GET /proposals, for the CSV archive (same filters, contract §12). */
+/** The list filters of GET /proposals, for the CSV archive (same filters, docs/api-reference.md §12). */
 export const archiveMatching = (filter: ProposalFilter) => matching(filter)
 
 /** The list filters of GET /proposals. */
@@ -133,7 +133,7 @@ function matching(filter: ProposalFilter) {
     const calling = filter.calling?.trim()
     if (calling)
       conditions.push(eb(eb.fn('lower', ['p.proposed_calling']), 'like', containsPattern(calling.toLowerCase())))
-    // §12 archive: dates on stage_changed_at, as UTC days (ISO text compares in order).
+    // docs/api-reference.md §12 archive: dates on stage_changed_at, as UTC days (ISO text compares in order).
     if (filter.from !== undefined) conditions.push(eb('p.stage_changed_at', '>=', filter.from))
     if (filter.to !== undefined) conditions.push(eb('p.stage_changed_at', '<', nextDay(filter.to)))
     return eb.and(conditions)
@@ -141,7 +141,7 @@ function matching(filter: ProposalFilter) {
 }
 
 /**
- * The visibility rule (contract §7, S9) as a condition on `proposals as p`,
+ * The visibility rule (docs/api-reference.md §7, S9) as a condition on `proposals as p`,
  * for other modules that read proposals (the action queue): they follow any
  * change to the rule without code of their own.
  */

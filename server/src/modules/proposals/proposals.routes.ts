@@ -11,7 +11,7 @@ import votesRoutes from './votes.routes.ts'
 
 const tags = ['calling-kanban']
 
-/** The calling-proposal tracker under /calling-kanban (contract §7). */
+/** The calling-proposal tracker under /calling-kanban (docs/api-reference.md §7). */
 export default async function proposalTrackerRoutes(app: FastifyTypebox, ctx: AppContext) {
   await proposalsRoutes(app, ctx)
   await lifecycleRoutes(app, ctx)

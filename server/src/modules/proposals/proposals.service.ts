@@ -24,14 +24,12 @@ import {
   type Viewer,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
-import { Notifier } from '../notifications/notify.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { checkArchiveDates } from '../sustainings/archive.input.ts'
 import { checkLinks } from '../sustainings/links.ts'
-import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -43,7 +41,7 @@ const editRefused = (stage: Stage) =>
   )
 
 /**
- * Trimmed fields; an empty spouse name is no spouse name. The §12 fields
+ * Trimmed fields; an empty spouse name is no spouse name. The docs/api-reference.md §12 fields
  * omitted from the body keep `current` (a PUT) or take their defaults.
  */
 function fieldsOf(body: ProposalBody, submitter: number, current?: repo.ProposalRow): repo.ProposalFields {
@@ -70,13 +68,9 @@ const trimRelease = (r: Release): Release => ({
   user_id: r.user_id ?? null,
 })
 
-/** Proposals themselves and the board (contract §7). */
+/** Proposals themselves and the board (docs/api-reference.md §7). */
 export class ProposalsService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /** The ward must exist (422) and be the bishop's own (403); another submitter must exist (422). */
   private async checkReferences(
@@ -109,10 +103,8 @@ export class ProposalsService {
       const id = await withTransaction(this.ctx.db, async (trx) => {
         const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
-        await this.notify.created(trx, id, actor.id, now)
         const facts = { ...factsOf(fields), is_release: isRelease, stage }
-        await audit(trx, { by: actor.id, at: now }, 'proposal.create', proposalTarget(id), facts)
-        await enqueueWebhooks(trx, 'proposal_created', id, now)
+        await record(trx, this.ctx, { kind: 'proposal.create', proposalId: id, detail: facts, by: actor.id, at: now })
         return id
       })
       return await proposalView(this.ctx.db, viewer, id)
@@ -157,10 +149,11 @@ export class ProposalsService {
         const keys = ['fname', 'lname', 'spouse_name', 'proposed_calling', 'ward_id', 'submitter'] as const
         const changes = fieldChanges(current, fields, keys)
         if (changes)
-          await audit(trx, { by: actor.id, at: now }, 'proposal.update', proposalTarget(id), {
-            ...factsOf(fields),
-            changes,
-          })
+          await record(
+            trx,
+            this.ctx,
+            audited({ by: actor.id, at: now }, 'proposal.update', proposalTarget(id), { ...factsOf(fields), changes }),
+          )
         return true
       })
       if (!written) {
@@ -182,7 +175,11 @@ export class ProposalsService {
     const deleted = await withTransaction(this.ctx.db, async (trx) => {
       const facts = await proposalFacts(trx, id)
       if (!facts || !(await repo.deleteProposalUnlessDone(trx, id))) return false
-      await audit(trx, { by: actor.id, at: this.ctx.clock.iso() }, 'proposal.delete', proposalTarget(id), facts)
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: actor.id, at: this.ctx.clock.iso() }, 'proposal.delete', proposalTarget(id), facts),
+      )
       return true
     })
     if (deleted) return

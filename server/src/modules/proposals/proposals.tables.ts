@@ -17,9 +17,9 @@ export interface ProposalsTable {
   declined_from: Generated<Stage | null>
   submitted_at: string
   updated_at: string
-  /** 'ward' | 'stake' (contract §12, migration 20261125003000_sustainings). */
+  /** 'ward' | 'stake' (docs/api-reference.md §12, migration 20261125003000_sustainings). */
   scope: Generated<ProposalScope>
-  /** JSON array of releases (contract §12); read and written whole with the proposal. */
+  /** JSON array of releases (docs/api-reference.md §12); read and written whole with the proposal. */
   releases: Generated<string>
   calling_id: Generated<number | null>
   user_id: Generated<number | null>
@@ -66,7 +66,7 @@ export interface ProposalCommentsTable {
   edited_at: string | null
 }
 
-/** Where a proposal was presented for sustaining (contract §12); one row per ward. */
+/** Where a proposal was presented for sustaining (docs/api-reference.md §12); one row per ward. */
 export interface ProposalPresentationsTable {
   proposal_id: number
   ward_id: number
@@ -76,13 +76,12 @@ export interface ProposalPresentationsTable {
   created_at: string
 }
 
-declare module '../../db/schema.ts' {
-  interface DB {
-    proposal_presentations: ProposalPresentationsTable
-    proposals: ProposalsTable
-    proposal_history: ProposalHistoryTable
-    proposal_votes: ProposalVotesTable
-    proposal_interviews: ProposalInterviewsTable
-    proposal_comments: ProposalCommentsTable
-  }
+/** The proposals domain's tables, composed into `DB` by db/schema.ts. */
+export interface ProposalsTables {
+  proposal_presentations: ProposalPresentationsTable
+  proposals: ProposalsTable
+  proposal_history: ProposalHistoryTable
+  proposal_votes: ProposalVotesTable
+  proposal_interviews: ProposalInterviewsTable
+  proposal_comments: ProposalCommentsTable
 }

@@ -12,7 +12,7 @@ import {
   seated,
   submit,
   waitForLockWait,
-} from './proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 
 const ISO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const URL = '/api/calling-kanban/proposals'

@@ -4,9 +4,8 @@ import { insertHistory } from './history.repository.ts'
 import { deleteInterview, reopenInterview } from './interview.repository.ts'
 import { interviewEffect } from './proposals.policy.ts'
 import { moveStage } from './proposals.repository.ts'
-import { audit } from '../audit/audit.repository.ts'
-import { proposalFacts, proposalTarget } from './proposals.audit.ts'
-import { enqueueWebhooks } from '../webhooks/webhooks.repository.ts'
+import { record } from '../../events/record.ts'
+import type { EventDeps } from '../../events/types.ts'
 
 export interface Transition {
   proposalId: number
@@ -21,10 +20,11 @@ export interface Transition {
 /**
  * Moves a proposal from the stage the caller saw to the next one, inside the
  * caller's transaction: the conditional stage UPDATE, the history row and
- * what the move does to the interview commit or roll back together. False
+ * what the move does to the interview commit or roll back together, with
+ * the move's event (its audit entry, notifications and webhook deliveries). False
  * (and nothing written) when the proposal is no longer at `from`.
  */
-export async function transition(trx: Executor, move: Transition): Promise<boolean> {
+export async function transition(trx: Executor, deps: EventDeps, move: Transition): Promise<boolean> {
   if (!(await moveStage(trx, move.proposalId, move.from, move.to, move.at))) return false
   await insertHistory(trx, {
     proposal_id: move.proposalId,
@@ -34,16 +34,9 @@ export async function transition(trx: Executor, move: Transition): Promise<boole
     at: move.at,
     note: move.note ?? null,
   })
-  const who = { by: move.by, at: move.at }
-  const facts = { ...(await proposalFacts(trx, move.proposalId)), from: move.from }
-  if (move.to === 'declined') {
-    await audit(trx, who, 'proposal.decline', proposalTarget(move.proposalId), { ...facts, reason: move.note ?? null })
-  } else {
-    await audit(trx, who, 'proposal.stage', proposalTarget(move.proposalId), { ...facts, to: move.to })
-  }
   const effect = interviewEffect(move.from, move.to, move.isRelease)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)
-  await enqueueWebhooks(trx, move.to === 'declined' ? 'declined' : 'stage_changed', move.proposalId, move.at)
+  await record(trx, deps, { kind: 'proposal.move', ...move })
   return true
 }

@@ -17,17 +17,12 @@ import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { Notifier } from '../notifications/notify.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import { factsOf, proposalTarget } from './proposals.audit.ts'
 
-/** Votes at sp_approval and hc_approval (contract §7). */
+/** Votes at sp_approval and hc_approval (docs/api-reference.md §7). */
 export class VotesService {
-  private readonly notify: Notifier
-
-  constructor(private readonly ctx: AppContext) {
-    this.notify = new Notifier(ctx)
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /**
    * Records the caller's vote at the current stage and, when the stage now
@@ -58,13 +53,13 @@ export class VotesService {
       const created = await repo.insertVoteIfNew(trx, key, approved, now)
       if (!created) await repo.changeVote(trx, key, approved, now)
       const facts = { ...factsOf(proposal), stage: proposal.stage, approved, revote: !created }
-      await audit(trx, { by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts)
+      await record(trx, this.ctx, audited({ by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts))
 
       const required = approvalsRequired(proposal.stage, config)
       const counts = await repo.countVotes(trx, id, proposal.stage)
       const next = neighbourStage(proposal.stage, Boolean(proposal.is_release), 'advance')
       if (required !== null && next && shouldAutoAdvance(counts, required)) {
-        const moved = await transition(trx, {
+        const moved = await transition(trx, this.ctx, {
           proposalId: id,
           isRelease: Boolean(proposal.is_release),
           from: proposal.stage,
@@ -74,7 +69,6 @@ export class VotesService {
           note: `${counts.approved} approvals, no rejection`,
         })
         if (!moved) throw staleStage()
-        await this.notify.moved(trx, { proposalId: id, to: next, by: actor.id, at: now })
       }
       return { vote: await repo.findVote(trx, key), created }
     })

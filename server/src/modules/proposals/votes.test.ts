@@ -12,7 +12,7 @@ import {
   presidency,
   seated,
   submit,
-} from './proposals.factories.ts'
+} from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 

@@ -1,5 +1,5 @@
 /**
- * Dates of the speaking calendar feed (contract §13) as pure functions: which
+ * Dates of the speaking calendar feed (docs/api-reference.md §13) as pure functions: which
  * Sunday a ward hears its speaker, and the instant a wall-clock time in the
  * stake's time zone stands for. No database, no clock.
  */
@@ -65,7 +65,7 @@ export function zonedInstant(date: YearMonth & { day: number }, minutes: number,
   return new Date(fits.length > 0 ? Math.min(...fits) : wall - before)
 }
 
-/** The month `now` falls in, in `timeZone`, and the 11 after it (contract §13). */
+/** The month `now` falls in, in `timeZone`, and the 11 after it (docs/api-reference.md §13). */
 export function feedMonths(now: Date, timeZone: string): YearMonth[] {
   const today = new Date(wallClock(now.getTime(), timeZone))
   const first = 12 * today.getUTCFullYear() + today.getUTCMonth()

@@ -4,19 +4,6 @@ import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { effectivePermissionList, parsePermissionList } from '../users/permissions.repository.ts'
 
-export interface SpeakingFeedsTable {
-  user_id: number
-  /** SHA-256 (hex) of the token; the token itself is never stored. */
-  token_hash: string
-  created_at: string
-}
-
-declare module '../../db/schema.ts' {
-  interface DB {
-    speaking_feeds: SpeakingFeedsTable
-  }
-}
-
 /** Gives the user this token, replacing any earlier one (one statement: rotation has no in-between). */
 export async function upsertFeed(db: Executor, userId: number, tokenHash: string, now: string): Promise<void> {
   await db

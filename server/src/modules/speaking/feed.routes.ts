@@ -8,7 +8,7 @@ import { FeedService, feedUrl } from './feed.service.ts'
 
 const tags = ['speaking']
 
-/** Contract §13: the speaking calendar as a subscribable iCalendar feed (registered by speaking.routes.ts). */
+/** docs/api-reference.md §13: the speaking calendar as a subscribable iCalendar feed (registered by speaking.routes.ts). */
 export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new FeedService(ctx)
   const base = (request: FastifyRequest) => ctx.config.publicUrl ?? `${request.protocol}://${request.host}`

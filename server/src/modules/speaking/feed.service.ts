@@ -21,7 +21,7 @@ export function feedUrl(base: string, token: string): string {
 }
 
 /**
- * The speaking calendar feed (contract §13): a secret per-user address that
+ * The speaking calendar feed (docs/api-reference.md §13): a secret per-user address that
  * calendar apps poll without signing in. What it holds is decided when it is
  * read, from the owner's seat and permissions at that moment.
  */

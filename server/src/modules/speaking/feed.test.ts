@@ -3,8 +3,8 @@ import crypto from 'node:crypto'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
 import { injectAs, signedIn, type TestUser } from '../../test/factories.ts'
-import { createWard, expectedWard, setHolder, setSeatCount } from './speaking.fixtures.ts'
-import { fetchFeed, localTime, readFeed, sundays, type FeedEvent } from './feed.fixtures.ts'
+import { createWard, expectedWard, setHolder, setSeatCount } from '../../test/speaking.fixtures.ts'
+import { fetchFeed, localTime, readFeed, sundays, type FeedEvent } from '../../test/feed.fixtures.ts'
 
 type As = ReturnType<typeof injectAs>
 const ZONE = 'America/Denver'
@@ -14,7 +14,7 @@ const MONTHS = Array.from({ length: 12 }, (_, i) => ({
   month: ((2 + i) % 12) + 1,
 }))
 
-describe('speaking calendar feed (contract §13)', () => {
+describe('speaking calendar feed (docs/api-reference.md §13)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: ZONE })
   const wards: { id: number; name: string }[] = []
   let hc1: { user: TestUser; as: As }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test'
 import type { SpeakingCalendar } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
 import { createUser, seat, signedIn } from '../../test/factories.ts'
-import { createWard, expectedWard, setHolder, setSeatCount } from './speaking.fixtures.ts'
+import { createWard, expectedWard, setHolder, setSeatCount } from '../../test/speaking.fixtures.ts'
 
 describe('speaking calendar: the default rotation', () => {
   const t = useTestApp()

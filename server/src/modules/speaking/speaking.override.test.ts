@@ -12,7 +12,7 @@ import {
   prng,
   setHolder,
   setSeatCount,
-} from './speaking.fixtures.ts'
+} from '../../test/speaking.fixtures.ts'
 
 // 4 seats, 4 wards. In 2026, k = 24312 + (m − 1) and L = 4: January is the
 // identity (seat s → ward s), February shifts by one, and so on.

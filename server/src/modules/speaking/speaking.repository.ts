@@ -4,32 +4,6 @@ import type { Executor } from '../../db/types.ts'
 import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
 import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
 
-export interface SpeakingOverridesTable {
-  year: number
-  month: number
-  /** Always the High Councilor calling; part of the key to the seat (calling_slots). */
-  calling_id: number
-  slot_id: number
-  /** null = not speaking that month. */
-  ward_id: number | null
-  updated_at: string
-}
-
-export interface SpeakingTopicsTable {
-  year: number
-  month: number
-  topic: string
-  reference: string | null
-  updated_at: string
-}
-
-declare module '../../db/schema.ts' {
-  interface DB {
-    speaking_overrides: SpeakingOverridesTable
-    speaking_topics: SpeakingTopicsTable
-  }
-}
-
 export interface SeatRow {
   calling_id: number
   slot_id: number
@@ -53,7 +27,7 @@ export function listSeats(db: Executor): Promise<SeatRow[]> {
   return seatsQuery(db).execute()
 }
 
-/** Wards in id order: the rotation's order (contract §8). */
+/** Wards in id order: the rotation's order (docs/api-reference.md §8). */
 export function listWards(db: Executor): Promise<{ id: number; name: string }[]> {
   return db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute()
 }

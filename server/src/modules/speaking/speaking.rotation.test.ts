@@ -12,7 +12,7 @@ import {
   type SlotId,
   type WardId,
 } from './speaking.rotation.ts'
-import { prng } from './speaking.fixtures.ts'
+import { prng } from '../../test/speaking.fixtures.ts'
 
 const range = (n: number, from = 1) => Array.from({ length: n }, (_, i) => i + from)
 

@@ -1,5 +1,5 @@
 /**
- * The speaking rotation as pure functions (contract §8): no database, no clock.
+ * The speaking rotation as pure functions (docs/api-reference.md §8): no database, no clock.
  *
  * Seats are the High Councilor calling's slots, wards are taken in id order.
  * An override row pins one seat's ward (or "not speaking", null) in one month;

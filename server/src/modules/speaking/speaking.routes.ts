@@ -16,7 +16,7 @@ import { SpeakingService } from './speaking.service.ts'
 
 const tags = ['speaking']
 
-/** Contract §8: the high council's speaking schedule. */
+/** docs/api-reference.md §8: the high council's speaking schedule. */
 export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new SpeakingService(ctx)
 

@@ -22,13 +22,13 @@ import {
   type WardId,
 } from './speaking.rotation.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 
 const MONTHS = Array.from({ length: 12 }, (_, i) => i + 1)
 
 const wardMissing = (): FieldError => ({ loc: ['body', 'ward_id'], msg: 'Ward not found', type: 'value_error' })
 
-/** The one mapper from rows to the calendar (contract §8). */
+/** The one mapper from rows to the calendar (docs/api-reference.md §8). */
 export function toCalendar(
   year: number,
   seats: repo.SeatRow[],
@@ -85,7 +85,7 @@ export class SpeakingService {
   }
 
   /**
-   * PUT /speaking/calendar/override (contract §8): the seat held by
+   * PUT /speaking/calendar/override (docs/api-reference.md §8): the seat held by
    * `high_councilor_id` takes `ward_id` (null = not speaking) in that month; a
    * seat that had the ward takes this seat's ward — both rows in one transaction.
    */
@@ -145,8 +145,9 @@ export class SpeakingService {
         const facts = { year, month, slot_id: seat.slot_id, high_councilor_id: userId }
         const who = { by: actor.id, at: now }
         const target = { type: 'calling', id: seat.calling_id } as const
-        if (part === 'body') await audit(trx, who, 'override.set', target, { ...facts, ward_id: wardId })
-        else await audit(trx, who, 'override.clear', target, facts)
+        if (part === 'body')
+          await record(trx, this.ctx, audited(who, 'override.set', target, { ...facts, ward_id: wardId }))
+        else await record(trx, this.ctx, audited(who, 'override.clear', target, facts))
       })
     } catch (error) {
       // The ward was deleted after we read it.

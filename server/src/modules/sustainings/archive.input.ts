@@ -2,7 +2,7 @@ import type { ProposalListQuery } from '@stake/contract'
 import { ValidationFailure, type FieldError } from '../../errors.ts'
 import { isCalendarDate } from './sustainings.policy.ts'
 
-/** §12 archive dates: real calendar days (422 otherwise), checked before any query. */
+/** docs/api-reference.md §12 archive dates: real calendar days (422 otherwise), checked before any query. */
 export function checkArchiveDates(query: Pick<ProposalListQuery, 'from' | 'to'>): void {
   const errors: FieldError[] = []
   for (const key of ['from', 'to'] as const) {

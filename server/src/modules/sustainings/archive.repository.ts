@@ -3,7 +3,7 @@ import { archiveMatching, visibleTo } from '../proposals/proposals.repository.ts
 import type { Viewer } from '../proposals/proposals.policy.ts'
 import type { Executor } from '../../db/types.ts'
 
-/** One row of GET /calling-kanban/proposals.csv (contract §12). */
+/** One row of GET /calling-kanban/proposals.csv (docs/api-reference.md §12). */
 export interface ArchiveRow {
   id: number
   fname: string

@@ -4,11 +4,11 @@ import { parse } from 'csv-parse/sync'
 import { ARCHIVE_CSV_COLUMNS, type Proposal } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { expectError, locs } from '../callings/fixtures.ts'
-import { bishopOf, createWard, move, submit } from '../proposals/proposals.factories.ts'
-import { atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
+import { expectError, locs } from '../../test/callings.fixtures.ts'
+import { bishopOf, createWard, move, submit } from '../../test/proposals.fixtures.ts'
+import { atSustain, present, PROPOSALS, type As } from '../../test/sustainings.fixtures.ts'
 
-describe('archive: list filters and proposals.csv (contract §12)', () => {
+describe('archive: list filters and proposals.csv (docs/api-reference.md §12)', () => {
   const t = useTestApp()
   let wardA: number
   let wardB: number

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/types.ts'
 import { ValidationFailure, type FieldError } from '../../errors.ts'
 
 /**
- * §12: a proposal's `calling_id` / `user_id`, and those of its releases,
+ * docs/api-reference.md §12: a proposal's `calling_id` / `user_id`, and those of its releases,
  * must name an existing calling and user (422, every failing field listed).
  * Two queries whatever the number of releases.
  */

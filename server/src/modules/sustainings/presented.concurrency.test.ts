@@ -3,11 +3,11 @@ import { before, describe, it } from 'node:test'
 import type { HistoryEntry } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal } from '../proposals/proposals.factories.ts'
-import { allWards, atSustain, present, PROPOSALS } from './sustainings.fixtures.ts'
+import { bishopOf, createWard, getProposal } from '../../test/proposals.fixtures.ts'
+import { allWards, atSustain, present, PROPOSALS } from '../../test/sustainings.fixtures.ts'
 
 /**
- * "Only one winner" (contract §12): two presentations racing in the last two
+ * "Only one winner" (docs/api-reference.md §12): two presentations racing in the last two
  * wards move a stake-scope proposal on exactly once — never twice, never
  * zero times (each seeing the other's row missing).
  */

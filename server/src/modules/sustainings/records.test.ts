@@ -3,11 +3,11 @@ import { before, describe, it } from 'node:test'
 import type { Calling, CallingHistoryEntry, Proposal, ProposalBody } from '@stake/contract'
 import { ALL_PERMISSIONS, createUser, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { expectError, makeCalling } from '../callings/fixtures.ts'
-import { createWard, getProposal, move } from '../proposals/proposals.factories.ts'
-import { atSustain, PROPOSALS, type As } from './sustainings.fixtures.ts'
+import { expectError, makeCalling } from '../../test/callings.fixtures.ts'
+import { createWard, getProposal, move } from '../../test/proposals.fixtures.ts'
+import { atSustain, PROPOSALS, type As } from '../../test/sustainings.fixtures.ts'
 
-describe('recording fills and releases slots (contract §12)', () => {
+describe('recording fills and releases slots (docs/api-reference.md §12)', () => {
   const t = useTestApp()
   let ward: number
   let admin: As

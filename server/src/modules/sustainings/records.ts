@@ -8,7 +8,7 @@ import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.t
 import { findProposal, parseReleases, type ProposalRow } from '../proposals/proposals.repository.ts'
 
 /**
- * What recording a proposal does to the roster (contract §12), inside the
+ * What recording a proposal does to the roster (docs/api-reference.md §12), inside the
  * transaction that moves it from `record` to `done`:
  * - each release with `calling_id` and `user_id` (and a release proposal's
  *   own link) empties that user's slot in that calling;

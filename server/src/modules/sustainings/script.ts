@@ -3,7 +3,7 @@ import { createInstance, type TFunction } from 'i18next'
 import type { ScriptLanguage, Sustainings } from '@stake/contract'
 
 /**
- * The sustaining script (contract §12): a printable page read from the
+ * The sustaining script (docs/api-reference.md §12): a printable page read from the
  * pulpit, releases first, then calls, in the project's own wording. Every
  * name and calling comes from users' input and is HTML-escaped; the page has
  * no script and only its own inline style.

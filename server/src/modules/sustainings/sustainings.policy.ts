@@ -1,6 +1,6 @@
 import { canManage, type Viewer } from '../proposals/proposals.policy.ts'
 
-/** Pure rules of sustainings (contract §12); the services load the facts and ask these. */
+/** Pure rules of sustainings (docs/api-reference.md §12); the services load the facts and ask these. */
 
 /** GET /sustainings/{ward_id}: the ward's bishop, proposals.view or proposals.manage. */
 export const canReadSustainings = (viewer: Viewer, wardId: number): boolean =>
@@ -16,7 +16,7 @@ export const presentableIn = (proposal: { scope: string; ward_id: number }, ward
 
 /**
  * Whether this presentation moves the proposal on: a ward-scope proposal at
- * once, a stake-scope one when no ward that exists now is left (§12).
+ * once, a stake-scope one when no ward that exists now is left (docs/api-reference.md §12).
  */
 export const completesSustaining = (scope: string, wardsLeft: number): boolean => scope !== 'stake' || wardsLeft === 0
 

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/database.ts'
 import type { Viewer } from '../proposals/proposals.policy.ts'
 import { visibleTo } from '../proposals/proposals.repository.ts'
 
-/** Presentations for sustaining (contract §12). */
+/** Presentations for sustaining (docs/api-reference.md §12). */
 
 /**
  * Records that a proposal was presented in a ward. The primary key
@@ -23,7 +23,7 @@ export async function insertPresentation(
   }
 }
 
-/** How many of the wards that exist now have not presented the proposal (§12: "every ward"). */
+/** How many of the wards that exist now have not presented the proposal (docs/api-reference.md §12: "every ward"). */
 export async function wardsNotPresented(db: Executor, proposalId: number): Promise<number> {
   const row = await db
     .selectFrom('wards as w')
@@ -43,7 +43,7 @@ export async function wardsNotPresented(db: Executor, proposalId: number): Promi
 }
 
 /**
- * The proposals a ward presents now (§12): its own at `sustain`, and the
+ * The proposals a ward presents now (docs/api-reference.md §12): its own at `sustain`, and the
  * stake-scope ones at `sustain` not yet presented there; only those the
  * viewer may see.
  */

@@ -18,7 +18,7 @@ import { SustainingsService } from './sustainings.service.ts'
 
 const tags = ['sustainings']
 
-/** GET /sustainings/{ward_id} and its script (contract §12). */
+/** GET /sustainings/{ward_id} and its script (docs/api-reference.md §12). */
 export default async function sustainingsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new SustainingsService(ctx)
 
@@ -60,7 +60,7 @@ export default async function sustainingsRoutes(app: FastifyTypebox, ctx: AppCon
   )
 }
 
-/** POST /calling-kanban/proposals/{id}/presented and the archive CSV (contract §12), under /calling-kanban. */
+/** POST /calling-kanban/proposals/{id}/presented and the archive CSV (docs/api-reference.md §12), under /calling-kanban. */
 export async function sustainingTrackerRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new SustainingsService(ctx)
 

@@ -34,7 +34,7 @@ import {
 const notInWard = () => invalid(['body', 'ward_id'], 'A ward-scope proposal is presented in its own ward only')
 const alreadyPresented = () => conflict('already_presented', 'The proposal was already presented in this ward')
 
-/** A cell a spreadsheet would run as a formula gets a leading ' (contract §12). */
+/** A cell a spreadsheet would run as a formula gets a leading ' (docs/api-reference.md §12). */
 export const csvSafe = (value: string): string => (/^[=+\-@]/.test(value) ? `'${value}` : value)
 
 const CSV_OPTIONS: Options = {
@@ -43,7 +43,7 @@ const CSV_OPTIONS: Options = {
   cast: { boolean: (value) => (value ? 'true' : 'false'), string: csvSafe },
 }
 
-/** Sustainings: each ward's list and script, presentations, and the archive CSV (contract §12). */
+/** Sustainings: each ward's list and script, presentations, and the archive CSV (docs/api-reference.md §12). */
 export class SustainingsService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -96,7 +96,14 @@ export class SustainingsService {
       if (!completesSustaining(current.scope, wardsLeft)) return
       const isRelease = Boolean(current.is_release)
       const to = neighbourStage('sustain', isRelease, 'advance')!
-      const moved = await transition(trx, { proposalId: id, isRelease, from: 'sustain', to, by: actor.id, at: now })
+      const moved = await transition(trx, this.ctx, {
+        proposalId: id,
+        isRelease,
+        from: 'sustain',
+        to,
+        by: actor.id,
+        at: now,
+      })
       if (!moved) throw staleStage()
     })
     return proposalView(db, viewer, id)

@@ -3,11 +3,12 @@ import { before, describe, it } from 'node:test'
 import type { Proposal, Sustainings } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, seated, submit } from '../proposals/proposals.factories.ts'
-import { expectError, locs } from '../callings/fixtures.ts'
-import { allWards, atSustain, present, PROPOSALS, type As } from './sustainings.fixtures.ts'
+import { bishopOf, createWard, getProposal, move, seated, submit } from '../../test/proposals.fixtures.ts'
+import { kindsAbout } from '../../test/notifications.fixtures.ts'
+import { expectError, locs } from '../../test/callings.fixtures.ts'
+import { allWards, atSustain, present, PROPOSALS, type As } from '../../test/sustainings.fixtures.ts'
 
-describe('sustainings (contract §12)', () => {
+describe('sustainings (docs/api-reference.md §12)', () => {
   const t = useTestApp({ STAKE_TIMEZONE: 'Pacific/Kiritimati' })
   let wardA: number
   let wardB: number
@@ -244,6 +245,18 @@ describe('sustainings (contract §12)', () => {
       assert.equal(history.json().filter((h: { from_stage: string }) => h.from_stage === 'sustain').length, 1)
     })
 
+    it("tells the submitter stage_changed when the last ward's presentation moves a stake-scope proposal on", async () => {
+      const p = await submit(member.as, wardA, { scope: 'stake' })
+      let stage = p.stage
+      while (stage !== 'sustain') stage = (await move(manager.as, p.id, 'advance', stage)).stage
+      const told = async () => (await kindsAbout(member.as, p.id)).filter((k) => k === 'stage_changed').length
+      const before = await told()
+      for (const w of await allWards(t))
+        assert.equal((await present(manager.as, p.id, { ward_id: w.id })).statusCode, 200)
+      assert.equal((await getProposal(manager.as, p.id)).stage, 'set_apart')
+      assert.equal(await told(), before + 1)
+    })
+
     it('counts the wards that exist at each presentation', async () => {
       const stake = await atSustain(manager.as, wardA, { scope: 'stake' })
       const before = await allWards(t)
@@ -262,7 +275,7 @@ describe('sustainings (contract §12)', () => {
     })
   })
 
-  describe('visibility (§12 with §7, S9)', () => {
+  describe('visibility (docs/api-reference.md §12 with docs/api-reference.md §7, S9)', () => {
     it('shows a stake-scope proposal from sustain on to every bishop, and nothing else of other wards', async () => {
       const stakeEarly = await submit(manager.as, wardA, { scope: 'stake' })
       const stake = await atSustain(manager.as, wardA, { scope: 'stake' })

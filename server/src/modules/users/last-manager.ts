@@ -8,7 +8,7 @@ import { activeHolders } from './permissions.repository.ts'
 const USER_MANAGERS_LOCK = 0x554d
 
 /**
- * The "last user manager" rule (contract §4), for every write that may take
+ * The "last user manager" rule (docs/api-reference.md §4), for every write that may take
  * users.manage away from someone: deactivating a user, removing a direct
  * grant, releasing a slot, changing a calling's grants (S2). Call it inside the transaction, after the
  * write: 409 last_manager (and the caller's transaction rolls back) when no

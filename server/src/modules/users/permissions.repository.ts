@@ -5,7 +5,7 @@ import type { DB } from '../../db/schema.ts'
 import type { Dialect } from '../../db/database.ts'
 
 /**
- * Effective permissions (contract §4): direct grants ∪ the grants of every
+ * Effective permissions (docs/api-reference.md §4): direct grants ∪ the grants of every
  * calling whose slot the user fills. The one place this is defined. The auth
  * check reads it as a column of its per-request query (`effectivePermissionList`),
  * so a released slot stops granting on the next request. Names may repeat

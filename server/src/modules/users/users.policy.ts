@@ -1,6 +1,6 @@
 import type { Permission } from '@stake/contract'
 
-/** Pure rules about users (contract §4); the service applies them. */
+/** Pure rules about users (docs/api-reference.md §4); the service applies them. */
 
 export const canManageUsers = (permissions: ReadonlySet<Permission>): boolean => permissions.has('users.manage')
 
@@ -17,7 +17,7 @@ export const mayAdminister = (held: ReadonlySet<Permission>, target: ReadonlySet
   [...target].every((p) => held.has(p))
 
 /**
- * Nobody can grant a permission they do not hold (contract §4). Returns the
+ * Nobody can grant a permission they do not hold (docs/api-reference.md §4). Returns the
  * permissions in `next` that are new compared to `current` and not held.
  */
 export function ungrantable(

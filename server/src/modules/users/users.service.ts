@@ -19,7 +19,7 @@ import type { Executor } from '../../db/types.ts'
 import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users.policy.ts'
 import { assertUserManagerRemains } from './last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 
@@ -45,7 +45,11 @@ export class UsersService {
       const user = { ...body, password_hash, force_password_reset: true, now }
       const row = await withTransaction(this.ctx.db, async (trx) => {
         const row = await repo.insertUser(trx, user)
-        await audit(trx, { by: actor.id, at: now }, 'user.create', { type: 'user', id: row.id }, userFacts(row))
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: now }, 'user.create', { type: 'user', id: row.id }, userFacts(row)),
+        )
         return row
       })
       return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
@@ -116,9 +120,13 @@ export class UsersService {
         if (!row) throw notFound('User')
         const who = { by: actor.id, at: row.updated_at }
         const changes = fieldChanges(current, row, ['email', 'fname', 'lname', 'language'])
-        if (changes) await audit(trx, who, 'user.update', { type: 'user', id }, { changes })
+        if (changes) await record(trx, this.ctx, audited(who, 'user.update', { type: 'user', id }, { changes }))
         if (activeChange)
-          await audit(trx, who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id })
+          await record(
+            trx,
+            this.ctx,
+            audited(who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id }),
+          )
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
           await revokeFeed(trx, id) // S13
@@ -133,7 +141,7 @@ export class UsersService {
   }
 
   /**
-   * PATCH /users/{id}/password (contract §3). Self: needs the old password,
+   * PATCH /users/{id}/password (docs/api-reference.md §3). Self: needs the old password,
    * clears the flag, ends the other sessions. A user manager on someone else:
    * sets the flag (they must choose their own) and ends all their sessions.
    */
@@ -168,7 +176,7 @@ export class UsersService {
       const row = await repo.updateUser(trx, id, { password_hash, force_password_reset: !self }, this.ctx.clock.iso())
       if (!row) throw notFound('User')
       const action = self ? 'user.password_change' : 'user.password_reset'
-      await audit(trx, { by: actor.id, at: row.updated_at }, action, { type: 'user', id })
+      await record(trx, this.ctx, audited({ by: actor.id, at: row.updated_at }, action, { type: 'user', id }))
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
       if (!self) await revokeFeed(trx, id) // S13
       return repo.toUser(row)
@@ -192,7 +200,11 @@ export class UsersService {
       await replaceDirectPermissions(trx, id, wanted)
       const grants = grantChanges(current, wanted)
       if (grants)
-        await audit(trx, { by: actor.id, at: this.ctx.clock.iso() }, 'user.grants_change', { type: 'user', id }, grants)
+        await record(
+          trx,
+          this.ctx,
+          audited({ by: actor.id, at: this.ctx.clock.iso() }, 'user.grants_change', { type: 'user', id }, grants),
+        )
       if (current.includes('users.manage') && !wanted.includes('users.manage')) {
         await assertUserManagerRemains(trx, dialect, [id])
       }

@@ -24,7 +24,7 @@ function wardQuery(db: Executor) {
 
 type WardRow = { id: number; name: string; start_time: number; speaking_sunday: number; bishop_id: number | null }
 
-/** The one mapper from a ward row to the API shape (contract §6). */
+/** The one mapper from a ward row to the API shape (docs/api-reference.md §6). */
 export const toWard = (row: WardRow): Ward => ({
   id: row.id,
   name: row.name,
@@ -65,7 +65,7 @@ export function insertWard(
     .executeTakeFirstOrThrow()
 }
 
-/** `speaking_sunday` omitted keeps the stored value (contract §13). */
+/** `speaking_sunday` omitted keeps the stored value (docs/api-reference.md §13). */
 export async function updateWard(
   db: Executor,
   id: number,

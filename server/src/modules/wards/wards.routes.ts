@@ -8,7 +8,7 @@ import { WardsService } from './wards.service.ts'
 const WardParams = Type.Object({ ward_id: Id })
 const tags = ['wards']
 
-/** Wards (contract §6): public reads, writes with wards.manage. */
+/** Wards (docs/api-reference.md §6): public reads, writes with wards.manage. */
 export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new WardsService(ctx)
 

@@ -6,8 +6,8 @@ import { conflict, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as callings from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
-import { assertMaySeat, auditSeat, seatUser, unseatUser } from '../callings/slots.service.ts'
-import { audit } from '../audit/audit.repository.ts'
+import { assertMaySeat, seatEvent, seatUser, unseatUser } from '../callings/slots.service.ts'
+import { audited, record } from '../../events/record.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import * as repo from './wards.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
@@ -25,7 +25,7 @@ const wardFacts = (ward: Ward) => ({
 })
 
 /**
- * Wards (contract §6). Each ward owns one slot of the system Bishop calling,
+ * Wards (docs/api-reference.md §6). Each ward owns one slot of the system Bishop calling,
  * numbered by the ward's id. Lock order in every transaction: the Bishop
  * calling row, then the ward, then the slot — so ward writes and bishop-slot
  * fills never deadlock on PostgreSQL.
@@ -45,7 +45,7 @@ export class WardsService {
     }
   }
 
-  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (contract §5). */
+  /** Anonymous callers do not learn who the bishops are (S9), as with slot holders (docs/api-reference.md §5). */
   async list(anonymous: boolean): Promise<Ward[]> {
     const wards = await repo.listWards(this.ctx.db)
     return anonymous ? wards.map(withoutBishop) : wards
@@ -76,8 +76,8 @@ export class WardsService {
           await seatUser(trx, { callingId: bishop.id, slotId: id }, body.bishop_id, now, BISHOP_FIELD)
         const ward = (await repo.findWard(trx, id))!
         const who = { by: actor.id, at: now }
-        await audit(trx, who, 'ward.create', { type: 'ward', id }, wardFacts(ward))
-        if (body.bishop_id != null) await auditSeat(trx, who, 'slot.fill', bishop, id, body.bishop_id)
+        await record(trx, this.ctx, audited(who, 'ward.create', { type: 'ward', id }, wardFacts(ward)))
+        if (body.bishop_id != null) await record(trx, this.ctx, seatEvent(who, 'slot.fill', bishop, id, body.bishop_id))
         return ward
       })
     } catch (error) {
@@ -117,12 +117,14 @@ export class WardsService {
             throw conflict('slot_filled', 'The Bishop slot changed meanwhile; reload and try again')
           }
           if (body.bishop_id != null) await seatUser(trx, slot, body.bishop_id, now, BISHOP_FIELD)
-          if (holder !== null) await auditSeat(trx, who, 'slot.release', bishop, id, holder)
-          if (body.bishop_id != null) await auditSeat(trx, who, 'slot.fill', bishop, id, body.bishop_id)
+          if (holder !== null) await record(trx, this.ctx, seatEvent(who, 'slot.release', bishop, id, holder))
+          if (body.bishop_id != null)
+            await record(trx, this.ctx, seatEvent(who, 'slot.fill', bishop, id, body.bishop_id))
         }
         const ward = (await repo.findWard(trx, id))!
         const changes = fieldChanges(wardFacts(before), wardFacts(ward), ['name', 'start_time', 'speaking_sunday'])
-        if (changes) await audit(trx, who, 'ward.update', { type: 'ward', id }, { name: ward.name, changes })
+        if (changes)
+          await record(trx, this.ctx, audited(who, 'ward.update', { type: 'ward', id }, { name: ward.name, changes }))
         return ward
       })
     } catch (error) {
@@ -149,8 +151,8 @@ export class WardsService {
         await repo.deleteWard(trx, id)
         const who = { by: actor.id, at: this.ctx.clock.iso() }
         if (holder !== null) await slotRepo.closeHistory(trx, bishop.id, id, holder, who.at)
-        if (holder !== null) await auditSeat(trx, who, 'slot.release', bishop, id, holder)
-        await audit(trx, who, 'ward.delete', { type: 'ward', id }, { name: ward.name })
+        if (holder !== null) await record(trx, this.ctx, seatEvent(who, 'slot.release', bishop, id, holder))
+        await record(trx, this.ctx, audited(who, 'ward.delete', { type: 'ward', id }, { name: ward.name }))
         await callings.setMaxSlots(trx, bishop.id, await slotRepo.countSlots(trx, bishop.id))
       })
     } catch (error) {

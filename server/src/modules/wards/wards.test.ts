@@ -4,9 +4,9 @@ import { sql } from 'kysely'
 import type { Calling, CallingHistoryEntry, Ward } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
-import { expectError, locs, systemCallingId, type As } from '../callings/fixtures.ts'
+import { expectError, locs, systemCallingId, type As } from '../../test/callings.fixtures.ts'
 
-describe('wards (contract §6)', () => {
+describe('wards (docs/api-reference.md §6)', () => {
   const t = useTestApp()
   let admin: As
   let wardManager: As // wards.manage only

@@ -2,7 +2,7 @@ import dns from 'node:dns'
 import net from 'node:net'
 
 /**
- * Which addresses a webhook may reach (contract §11; docs/SECURITY.md
+ * Which addresses a webhook may reach (docs/api-reference.md §11; docs/SECURITY.md
  * "Webhooks"): only public unicast ones, unless WEBHOOK_ALLOW_PRIVATE=true.
  * The check runs when a webhook is saved (its URL's host, or every address
  * its name resolves to) and again on every delivery, on the addresses the

@@ -131,7 +131,7 @@ function discordBody(facts: DeliveryFacts, publicUrl: string | null) {
   }
 }
 
-/** The request body of a delivery in the webhook's format (contract §11). */
+/** The request body of a delivery in the webhook's format (docs/api-reference.md §11). */
 export function renderBody(format: WebhookFormat, facts: DeliveryFacts, publicUrl: string | null): string {
   const body =
     format === 'slack'
@@ -142,7 +142,7 @@ export function renderBody(format: WebhookFormat, facts: DeliveryFacts, publicUr
   return JSON.stringify(body)
 }
 
-/** `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>` (contract §11). */
+/** `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>` (docs/api-reference.md §11). */
 export function signature(secret: string, timestamp: string, body: string): string {
   return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`
 }

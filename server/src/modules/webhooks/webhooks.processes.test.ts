@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
 import { dialect } from '../../test/harness.ts'
 import { ADMIN_PASSWORD, adminToken, request, startServer, waitFor, type ServerProcess } from '../../test/process.ts'
-import { startReceiver, verifies } from './receiver.fixtures.ts'
+import { startReceiver, verifies } from '../../test/webhooks.fixtures.ts'
 
 /** A fresh database both processes share: a SQLite file, or a PostgreSQL database from the run's template. */
 async function sharedDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

@@ -15,7 +15,7 @@ import { WebhooksService } from './webhooks.service.ts'
 const tags = ['webhooks']
 const config = { permission: 'proposals.manage' as const }
 
-/** Webhooks (contract §11): all for proposals.manage. */
+/** Webhooks (docs/api-reference.md §11): all for proposals.manage. */
 export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new WebhooksService(ctx)
 
@@ -63,7 +63,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 200: Webhook },
       },
     },
-    async (request) => service.update(request.params.webhook_id, request.body),
+    async (request) => service.update(requireActor(request), request.params.webhook_id, request.body),
   )
 
   app.delete(
@@ -79,7 +79,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
       },
     },
     async (request, reply) => {
-      await service.remove(request.params.webhook_id)
+      await service.remove(requireActor(request), request.params.webhook_id)
       return reply.status(204).send(null)
     },
   )

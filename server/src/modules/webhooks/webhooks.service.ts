@@ -1,7 +1,8 @@
 import type { CreatedWebhook, Webhook, WebhookBody, WebhookDelivery, WebhookDeliveriesQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { notFound, ValidationFailure } from '../../errors.ts'
-import { retrying, withTransaction } from '../../db/transaction.ts'
+import { withTransaction } from '../../db/transaction.ts'
+import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { urlProblem } from './address.ts'
 import { newSecret } from './payload.ts'
@@ -10,8 +11,14 @@ import { WebhookWorker } from './webhooks.worker.ts'
 
 const webhookNotFound = () => notFound('Webhook')
 
+/** A webhook's audit entry (S12): its address and what it sends, never its secret. */
+const facts = (id: number, fields: repo.WebhookFields, events: string[]) => ({
+  target: { type: 'webhook' as const, id },
+  detail: { url: fields.url, format: fields.format, include_names: fields.include_names, events },
+})
+
 /**
- * Webhooks (contract §11). Every route requires proposals.manage (the routes
+ * Webhooks (docs/api-reference.md §11). Every route requires proposals.manage (the routes
  * declare it), and a manager sees every webhook: they are the stake's, not
  * their creator's.
  */
@@ -60,25 +67,36 @@ export class WebhooksService {
     const id = await withTransaction(this.ctx.db, async (trx) => {
       const id = await repo.insertWebhook(trx, { ...fields, secret, created_by: actor.id }, now)
       await repo.replaceEvents(trx, id, events)
+      await record(trx, this.ctx, { kind: 'webhook.create', ...facts(id, fields, events), by: actor.id, at: now })
       return id
     })
     return { ...(await this.one(id)), secret }
   }
 
   /** Replaces url, events, format and include_names; the secret stays. */
-  async update(id: number, body: WebhookBody): Promise<Webhook> {
+  async update(actor: Actor, id: number, body: WebhookBody): Promise<Webhook> {
     const { events, ...fields } = await this.fieldsOf(body)
     const now = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
       if (!(await repo.updateWebhook(trx, id, fields, now))) throw webhookNotFound()
       await repo.replaceEvents(trx, id, events)
       if (!fields.include_names) await repo.forgetPendingNames(trx, id)
+      await record(trx, this.ctx, { kind: 'webhook.update', ...facts(id, fields, events), by: actor.id, at: now })
     })
     return this.one(id)
   }
 
-  async remove(id: number): Promise<void> {
-    if (!(await retrying(() => repo.deleteWebhook(this.ctx.db, id)))) throw webhookNotFound()
+  async remove(actor: Actor, id: number): Promise<void> {
+    await withTransaction(this.ctx.db, async (trx) => {
+      const row = await repo.findWebhook(trx, id)
+      if (!row || !(await repo.deleteWebhook(trx, id))) throw webhookNotFound()
+      const detail = { url: row.url, include_names: Boolean(row.include_names) }
+      await record(
+        trx,
+        this.ctx,
+        audited({ by: actor.id, at: this.ctx.clock.iso() }, 'webhook.delete', { type: 'webhook', id }, detail),
+      )
+    })
   }
 
   /**

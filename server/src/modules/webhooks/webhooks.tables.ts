@@ -43,10 +43,9 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null
 }
 
-declare module '../../db/schema.ts' {
-  interface DB {
-    webhooks: WebhooksTable
-    webhook_events: WebhookEventsTable
-    webhook_deliveries: WebhookDeliveriesTable
-  }
+/** The webhooks domain's tables, composed into `DB` by db/schema.ts. */
+export interface WebhooksTables {
+  webhooks: WebhooksTable
+  webhook_events: WebhookEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.ts'
 import type { Config } from '../../config.ts'
@@ -6,6 +5,7 @@ import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
 import { nextAttemptAt } from '../../delivery/schedule.ts'
+import type { Job, JobLog } from '../../jobs/job.ts'
 import { deliveryHeaders, renderBody, type DeliveryFacts } from './payload.ts'
 import { DELIVERY_ERRORS, postWebhook, type PostResult } from './sender.ts'
 import * as repo from './webhooks.repository.ts'
@@ -15,7 +15,7 @@ export interface WorkerDeps {
   dialect: Dialect
   clock: Clock
   config: Pick<Config, 'publicUrl' | 'webhookAllowPrivate' | 'webhookPorts' | 'webhookTimeoutMs'>
-  log?: FastifyBaseLogger
+  log?: JobLog
 }
 
 /** Deliveries claimed (and posted concurrently) at a time. */
@@ -132,33 +132,21 @@ export class WebhookWorker {
       'webhook delivery attempt',
     )
   }
+}
 
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> = Promise.resolve()
-  private stopped = false
-  private purgedAt = 0
-
-  /** The server's worker: main.ts starts it after listen and stops it on close; tests call runOnce(). */
-  start(intervalMs = WEBHOOK_POLL_MS): void {
-    this.stopped = false
-    const tick = () => {
-      const purge = Date.now() - this.purgedAt >= PURGE_EVERY_MS
-      if (purge) this.purgedAt = Date.now()
-      this.running = (purge ? this.purgeLog().then(() => this.runOnce()) : this.runOnce())
-        .catch((error: unknown) => this.deps.log?.error({ err: error }, 'webhook worker failed'))
-        .finally(() => {
-          if (!this.stopped) {
-            this.timer = setTimeout(tick, intervalMs)
-            this.timer.unref()
-          }
-        })
-    }
-    tick()
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true
-    clearTimeout(this.timer)
-    await this.running // a run in progress finishes (each post is bounded by its timeout)
+/** The webhook worker: due deliveries every WEBHOOK_POLL_MS, the delivery log's purge once an hour. */
+export function webhookJob(deps: WorkerDeps): Job {
+  const worker = new WebhookWorker(deps)
+  let purgedAt = 0
+  return {
+    name: 'webhooks',
+    every: WEBHOOK_POLL_MS,
+    async run() {
+      if (Date.now() - purgedAt >= PURGE_EVERY_MS) {
+        purgedAt = Date.now()
+        await worker.purgeLog()
+      }
+      await worker.runOnce()
+    },
   }
 }

@@ -10,7 +10,7 @@ import { describeEntry, type Names } from './describe'
 const PAGE = 25
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
-/** The audit log (contract §13), for users.manage: who changed what, and when, in plain words. */
+/** The audit log (docs/api-reference.md §13), for users.manage: who changed what, and when, in plain words. */
 export default function AuditPage() {
   const { t, i18n } = useTranslation('audit')
   const [params, update, clear] = useFilterParams()

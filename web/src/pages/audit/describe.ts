@@ -47,7 +47,14 @@ export function describeEntry(entry: AuditEntry, t: Translate, names: Names): st
       new Date(Date.UTC(year, m - 1, 1)),
     )
   }
-  const values: Record<string, unknown> = { actor, target, name: text(d.name), fields: fields(), proposal }
+  const values: Record<string, unknown> = {
+    actor,
+    target,
+    name: text(d.name),
+    fields: fields(),
+    proposal,
+    url: text(d.url),
+  }
 
   switch (entry.action) {
     case 'slot.fill':

@@ -16,7 +16,7 @@ const GROUPS = [
 ] as const
 
 /**
- * "Needs me": what awaits the signed-in user (GET /actions, contract §11) —
+ * "Needs me": what awaits the signed-in user (GET /actions, docs/api-reference.md §11) —
  * the votes they owe, their interviews, and the steps they may take — first
  * on the board. Each entry names its proposal and can bring its card into view.
  */

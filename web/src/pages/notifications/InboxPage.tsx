@@ -49,7 +49,7 @@ function InboxItem({ n }: { n: Notification }) {
   )
 }
 
-/** The inbox (contract §11): newest first, all or unread only, read one or all. */
+/** The inbox (docs/api-reference.md §11): newest first, all or unread only, read one or all. */
 export default function InboxPage() {
   const { t } = useTranslation('notifications')
   const [unreadOnly, setUnreadOnly] = useState(false)

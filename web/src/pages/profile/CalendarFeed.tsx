@@ -6,7 +6,7 @@ import { useNotify } from '../../components/Notice'
 import { QrCode } from '../../components/QrCode'
 import { ErrorMessage, Field, formatDateTime } from '../../components/ui'
 
-/** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app (contract §13). */
+/** Profile → Calendar: a private address for the speaking schedule in the user's own calendar app (docs/api-reference.md §13). */
 export function CalendarFeed() {
   const { t } = useTranslation('calendar')
   const { url, status, create, revoke } = useSpeakingFeed()

@@ -7,7 +7,7 @@ import { useNotify } from '../../components/Notice'
 import { LANGUAGES, setLanguage, type Language } from '../../i18n'
 
 /**
- * The client's language (contract §13): the page changes at once, this device
+ * The client's language (docs/api-reference.md §13): the page changes at once, this device
  * remembers it, and the account keeps it (PUT /users/{id} {language}), so the
  * notifications and mail the server writes come in it too.
  */

@@ -21,7 +21,7 @@ export default function NewProposalPage() {
   if (wards.isLoading) return <Loading label={t('loading')} />
   if (wards.error) return <ErrorMessage error={wards.error} />
   const allWards = wards.data ?? []
-  // A bishop without stake-wide rights proposes only for his own ward (contract §7).
+  // A bishop without stake-wide rights proposes only for his own ward (docs/api-reference.md §7).
   const ownWards = isBishop(me) && !can(me, 'proposals.manage') ? bishopWards(me, allWards) : []
   const lockedWardId = ownWards.length === 1 ? ownWards[0]!.id : null
   const choosable = ownWards.length > 1 ? ownWards : allWards

@@ -16,7 +16,7 @@ interface Props {
 }
 
 /**
- * Declining closes a proposal for good (contract §7: `declined` is terminal),
+ * Declining closes a proposal for good (docs/api-reference.md §7: `declined` is terminal),
  * so the dialog says what happens before asking for the reason (issue 14).
  */
 export function DeclineProposalDialog({ proposal: p, open, onOpenChange }: Props) {
@@ -73,7 +73,7 @@ export function DeclineProposalDialog({ proposal: p, open, onOpenChange }: Props
   )
 }
 
-/** Deleting removes the proposal and everything recorded on it (contract §7); the dialog says so. */
+/** Deleting removes the proposal and everything recorded on it (docs/api-reference.md §7); the dialog says so. */
 export function DeleteProposalDialog({ proposal: p, open, onOpenChange }: Props) {
   const { t } = useTranslation('confirmations')
   const navigate = useNavigate()

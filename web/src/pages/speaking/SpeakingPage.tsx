@@ -10,7 +10,7 @@ import { Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, Field, Loading, PageHeader, splitError } from '../../components/ui'
 
-/** The twelve month names in the user's language (Intl, contract §13). */
+/** The twelve month names in the user's language (Intl, docs/api-reference.md §13). */
 function useMonthNames(): { short: string[]; long: string[] } {
   const { i18n } = useTranslation()
   const language = i18n.language

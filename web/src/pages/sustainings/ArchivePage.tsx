@@ -9,7 +9,7 @@ import { ROUTES } from '../../routes'
 
 const PAGE = 50
 
-/** Finished and declined proposals, filtered, with their CSV for the church's records (contract §12). */
+/** Finished and declined proposals, filtered, with their CSV for the church's records (docs/api-reference.md §12). */
 export default function ArchivePage() {
   const { t, i18n } = useTranslation('sustainings')
   const notify = useNotify()

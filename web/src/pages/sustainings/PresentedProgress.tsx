@@ -9,7 +9,7 @@ interface Props {
 }
 
 /**
- * "Presented in X of Y wards" for a stake-scope proposal (contract §12), from
+ * "Presented in X of Y wards" for a stake-scope proposal (docs/api-reference.md §12), from
  * sustain on; Y counts the wards that exist now. Nothing for ward-scope ones.
  */
 function Progress({ proposal, className }: Props) {

@@ -27,7 +27,7 @@ interface Line {
   proposal: Proposal
 }
 
-/** A ward's sustainings for this Sunday (contract §12): releases first, then calls. */
+/** A ward's sustainings for this Sunday (docs/api-reference.md §12): releases first, then calls. */
 export default function SustainingsPage() {
   const { t, i18n } = useTranslation('sustainings')
   const me = useMe()

@@ -21,7 +21,7 @@ import {
 } from '../../components/ui'
 import { UserPicker } from '../../components/UserPicker'
 
-/** Ward field speaking_sunday (contract §13): 5 falls back to the last Sunday in a month with four. */
+/** Ward field speaking_sunday (docs/api-reference.md §13): 5 falls back to the last Sunday in a month with four. */
 const SPEAKING_SUNDAYS = [1, 2, 3, 4, 5] as const
 
 function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string): void; onClose(): void }) {

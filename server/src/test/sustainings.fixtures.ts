@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import type { Proposal, ProposalBody, Ward } from '@stake/contract'
-import { signedIn } from '../../test/factories.ts'
-import type { TestApp } from '../../test/harness.ts'
-import { move, submit } from '../proposals/proposals.factories.ts'
+import { signedIn } from './factories.ts'
+import type { TestApp } from './harness.ts'
+import { move, submit } from './proposals.fixtures.ts'
 
 /** Test helpers for the sustainings suites (not a test file). */
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import ICAL from 'ical.js'
 import type { LightMyRequestResponse } from 'fastify'
-import type { TestApp } from '../../test/harness.ts'
+import type { TestApp } from './harness.ts'
 
 export interface FeedEvent {
   uid: string

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import crypto from 'node:crypto'
 import { sql, type Kysely } from 'kysely'
 import { OPEN_STAGES, type Proposal, type ProposalBody, type Stage } from '@stake/contract'
-import type { DB } from '../../db/schema.ts'
-import type { TestApp } from '../../test/harness.ts'
-import { seat, signedIn, unique } from '../../test/factories.ts'
+import type { DB } from '../db/schema.ts'
+import type { TestApp } from './harness.ts'
+import { seat, signedIn, unique } from './factories.ts'
 
 /**
  * Test (and benchmark) data for the proposal tracker. Wards are inserted

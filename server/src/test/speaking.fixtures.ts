@@ -1,9 +1,9 @@
 // Test helpers of the speaking schedule (imported by its *.test.ts files only).
 import assert from 'node:assert/strict'
 import type { SpeakingCalendar } from '@stake/contract'
-import type { TestApp } from '../../test/harness.ts'
-import { unique } from '../../test/factories.ts'
-import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
+import type { TestApp } from './harness.ts'
+import { unique } from './factories.ts'
+import { HIGH_COUNCILOR } from '../modules/callings/callings.repository.ts'
 
 /** Inserts a ward directly (the wards API belongs to another module). */
 export async function createWard(t: TestApp, name = unique('Ward ')): Promise<{ id: number; name: string }> {

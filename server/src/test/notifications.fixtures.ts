@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import type { Notification } from '@stake/contract'
-import type { signedIn } from '../../test/factories.ts'
+import type { signedIn } from './factories.ts'
 
 type As = Awaited<ReturnType<typeof signedIn>>['as']
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import type { Calling } from '@stake/contract'
 import type { LightMyRequestResponse } from 'fastify'
-import type { TestApp } from '../../test/harness.ts'
-import { unique } from '../../test/factories.ts'
+import type { TestApp } from './harness.ts'
+import { unique } from './factories.ts'
 
 /** Test helpers for the callings and wards suites (not a test file). */
 

@@ -1,8 +1,8 @@
 // Helpers of the contention tests (imported by *.test.ts files only).
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
-import type { TestApp } from '../test/harness.ts'
-import { injectAs, unique, type TestUser } from '../test/factories.ts'
+import type { TestApp } from './harness.ts'
+import { injectAs, unique, type TestUser } from './factories.ts'
 
 type As = ReturnType<typeof injectAs>
 

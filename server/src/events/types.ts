@@ -1,0 +1,47 @@
+import type { AuditAction, Stage } from '@stake/contract'
+import type { AppContext } from '../context.ts'
+import type { Executor } from '../db/types.ts'
+import type { AuditDetail, AuditTarget } from '../modules/audit/audit.repository.ts'
+import type { ProposalRow } from '../modules/proposals/proposals.repository.ts'
+
+/** Who made the change and when: `by` is null for what nobody signed in did (a failed sign-in). */
+export interface Who {
+  by: number | null
+  at: string
+}
+
+/** A change whose only trace is its audit entry: the kind is the entry's action. */
+export interface Audited {
+  kind: Exclude<AuditAction, 'proposal.create' | 'proposal.stage' | 'proposal.decline'>
+  target: AuditTarget | null
+  detail?: AuditDetail
+}
+
+/** What happened, once, as the change that did it says (docs/api-reference.md §13, ARCHITECTURE.md). */
+export type DomainEvent = Who &
+  (
+    | Audited
+    | { kind: 'proposal.create'; proposalId: number; detail: AuditDetail }
+    /** Any stage change (advance, revert, a named step, decline, votes, interview, presentations). */
+    | { kind: 'proposal.move'; proposalId: number; from: Stage; to: Stage; note?: string | null }
+    | { kind: 'interview.assign'; proposalId: number; interviewerId: number }
+    | { kind: 'comment.create'; proposalId: number }
+    /** Voters still missing at the current stage; `only` narrows them (automatic reminders). */
+    | { kind: 'proposal.remind'; proposal: ProposalRow; only?: (ids: number[]) => Promise<number[]> }
+  )
+
+export type EventKind = DomainEvent['kind']
+
+/** What subscribers need beyond the transaction. */
+export type EventDeps = Pick<AppContext, 'config' | 'dialect'>
+
+/** Turns an event into its effects inside the event's transaction; may return the users it notified. */
+export type Subscriber = (trx: Executor, deps: EventDeps, event: DomainEvent) => Promise<number[] | void>
+
+/** An event whose only effect is its audit entry: what `audit(trx, who, action, target, detail)` was. */
+export const audited = (
+  who: Who,
+  kind: Audited['kind'],
+  target: AuditTarget | null,
+  detail?: AuditDetail,
+): DomainEvent => (detail === undefined ? { ...who, kind, target } : { ...who, kind, target, detail })

@@ -1,0 +1,17 @@
+import type { Generated } from 'kysely'
+
+export interface AuditLogTable {
+  id: Generated<number>
+  at: string
+  actor_id: number | null
+  action: string
+  target_type: string | null
+  target_id: number | null
+  /** A JSON object (text on both databases). */
+  detail: string
+}
+
+/** The audit domain's tables, composed into `DB` by db/schema.ts. */
+export interface AuditTables {
+  audit_log: AuditLogTable
+}
