@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { addSeconds } from '../clock.ts'
+import { up as claimsAsWebhooks } from '../db/migrations/20261127000100_mail_claims_as_webhooks.ts'
 import { insertOutbox } from '../modules/notifications/outbox.repository.ts'
 import { useTestApp } from '../test/harness.ts'
 import { claimDue, recordAttempt } from './outbox.ts'
@@ -67,5 +68,35 @@ describe('outbox claims (delivery/outbox.ts)', () => {
     assert.deepEqual([after.status, after.attempts, after.last_error], ['pending', 2, 'SMTP 451'])
     // The third try at 2 min after creation (the schedule), at least 90 s (its gap) after this one.
     assert.equal(Date.parse(after.next_attempt_at), t.clock.now().getTime() + 90_000)
+  })
+  it('migration 20261127000100: a message left `sending` by the old worker is due again when its lease ends', async () => {
+    const now = t.clock.iso()
+    const leaseEnd = addSeconds(t.clock.now(), 600).toISOString()
+    const [row] = await t.database.db
+      .insertInto('mail_outbox')
+      .values({
+        user_id: null,
+        to_address: 'old-claim@example.org',
+        kind: 'proposal',
+        subject: 'Subject',
+        text_body: 'Text',
+        html_body: '<p>Text</p>',
+        status: 'sending',
+        claimed_until: leaseEnd,
+        next_attempt_at: now,
+        created_at: now,
+      })
+      .returning('id')
+      .execute()
+    await claimsAsWebhooks(t.database.db)
+    const after = await t.database.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('id', '=', row!.id)
+      .executeTakeFirstOrThrow()
+    assert.deepEqual([after.status, after.attempts, after.next_attempt_at], ['pending', 1, leaseEnd])
+    assert.deepEqual(await claim(1), [], 'leased until the old claim ends')
+    t.clock.advance(600)
+    assert.ok((await claim(10)).some((claimed) => claimed.id === row!.id))
   })
 })
