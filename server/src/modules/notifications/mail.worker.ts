@@ -5,10 +5,9 @@ import { addSeconds } from '../../clock.ts'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
-import { retrying } from '../../db/transaction.ts'
-import { nextAttemptAt } from '../../delivery/schedule.ts'
+import { claimDue, recordAttempt } from '../../delivery/outbox.ts'
 import type { Job, JobLog } from '../../jobs/job.ts'
-import { claimDue, markFailed, markSent, type OutboxRow } from './outbox.repository.ts'
+import type { OutboxRow } from './outbox.repository.ts'
 
 /** What one message needs to go out; nodemailer over SMTP_URL in the server, anything in a test. */
 export type SendMail = (message: {
@@ -98,7 +97,8 @@ const describe = (error: unknown): string => {
 }
 
 /** One message: sent, or back to pending at the next time of the schedule, or failed after the last attempt. */
-async function deliverOne(deps: MailDeps, row: OutboxRow, leaseUntil: string): Promise<'sent' | 'retry' | 'failed'> {
+async function deliverOne(deps: MailDeps, row: OutboxRow): Promise<'sent' | 'retry' | 'failed'> {
+  let error: string | null = null
   try {
     await deps.send({
       from: deps.config.mailFrom,
@@ -107,19 +107,10 @@ async function deliverOne(deps: MailDeps, row: OutboxRow, leaseUntil: string): P
       text: row.text_body,
       html: row.html_body,
     })
-  } catch (error) {
-    const created = new Date(row.created_at)
-    const next = nextAttemptAt(created, row.attempts + 1)
-    // An attempt that ran late (the worker was down) keeps at least the schedule's gap
-    // before the next one, so the attempts are not spent all at once.
-    const gap = next === null ? 0 : next.getTime() - nextAttemptAt(created, row.attempts)!.getTime()
-    const nextIso =
-      next === null ? null : new Date(Math.max(next.getTime(), deps.clock.now().getTime() + gap)).toISOString()
-    await retrying(() => markFailed(deps.db, row.id, leaseUntil, describe(error), nextIso))
-    return next === null ? 'failed' : 'retry'
+  } catch (failure) {
+    error = describe(failure)
   }
-  await retrying(() => markSent(deps.db, row.id, leaseUntil, deps.clock.iso()))
-  return 'sent'
+  return recordAttempt(deps.db, 'mail_outbox', row, { error, now: deps.clock.now() })
 }
 
 export interface DeliveryRound {
@@ -130,17 +121,17 @@ export interface DeliveryRound {
 
 /**
  * Delivers every message due now, round after round until none is left:
- * each round claims a batch (outbox.repository `claimDue`: one worker per
+ * each round claims a batch (delivery/outbox.ts `claimDue`: one worker per
  * message, whatever the number of instances) and sends it.
  */
 export async function deliverDue(deps: MailDeps): Promise<DeliveryRound> {
   const total: DeliveryRound = { sent: 0, retry: 0, failed: 0 }
   for (;;) {
     const now = deps.clock.now()
-    const leaseUntil = addSeconds(now, LEASE_SECONDS).toISOString()
-    const rows = await retrying(() => claimDue(deps.db, deps.dialect, now.toISOString(), leaseUntil, BATCH))
+    const leaseUntil = addSeconds(now, LEASE_SECONDS)
+    const rows = await claimDue(deps.db, deps.dialect, 'mail_outbox', { now, leaseUntil, limit: BATCH })
     if (rows.length === 0) return total
-    const outcomes = await Promise.all(rows.map((row) => deliverOne(deps, row, leaseUntil)))
+    const outcomes = await Promise.all(rows.map((row) => deliverOne(deps, row)))
     for (const outcome of outcomes) total[outcome]++
   }
 }

@@ -21,6 +21,7 @@ export interface NotificationPreferencesTable {
   updated_at: string
 }
 
+/** `sending` is no longer written (migration 20261127000100_mail_claims_as_webhooks). */
 export type OutboxRowStatus = 'pending' | 'sending' | 'sent' | 'failed'
 
 export interface MailOutboxTable {
@@ -34,8 +35,9 @@ export interface MailOutboxTable {
   html_body: string
   status: Generated<OutboxRowStatus>
   attempts: Generated<number>
+  /** When a worker may claim it next; while claimed, the end of the lease (delivery/outbox.ts). */
   next_attempt_at: string
-  /** While `sending`: the claim's lease; past it, another worker may claim the row again. */
+  /** No longer written (migration 20261127000100_mail_claims_as_webhooks). */
   claimed_until: string | null
   last_error: string | null
   created_at: string

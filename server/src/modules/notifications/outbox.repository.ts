@@ -1,6 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely'
 import type { OutboxEntry, OutboxStatus } from '@stake/contract'
-import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import type { MailOutboxTable } from './notifications.tables.ts'
 
@@ -8,85 +7,6 @@ export type OutboxRow = Selectable<MailOutboxTable>
 
 export async function insertOutbox(db: Executor, rows: Insertable<MailOutboxTable>[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute()
-}
-
-/**
- * Claims up to `limit` messages due at `now` for one worker: they become
- * `sending` with a lease until `leaseUntil`. A row whose lease ran out (its
- * worker died mid-send) is due again. On PostgreSQL the candidate rows are
- * locked with FOR UPDATE SKIP LOCKED, so two instances claiming at once take
- * different rows and neither waits; on SQLite the one UPDATE is atomic (one
- * writer at a time) and re-checks the status. Each message is thus claimed
- * by one worker only.
- */
-export async function claimDue(
-  db: Executor,
-  dialect: Dialect,
-  now: string,
-  leaseUntil: string,
-  limit: number,
-): Promise<OutboxRow[]> {
-  let due = db
-    .selectFrom('mail_outbox')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-        eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', now)]),
-      ]),
-    )
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked()
-  return db
-    .updateTable('mail_outbox')
-    .set({ status: 'sending', claimed_until: leaseUntil })
-    .where('id', 'in', due)
-    .where((eb) =>
-      eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'sending'), eb('claimed_until', '<', now)])]),
-    )
-    .returningAll()
-    .execute()
-}
-
-export async function markSent(db: Executor, id: number, leaseUntil: string, at: string): Promise<void> {
-  await db
-    .updateTable('mail_outbox')
-    .set((eb) => ({
-      status: 'sent',
-      sent_at: at,
-      claimed_until: null,
-      last_error: null,
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('claimed_until', '=', leaseUntil)
-    .execute()
-}
-
-/** A failed attempt: pending again at `nextAt`, or `failed` when no attempt is left (nextAt null). */
-export async function markFailed(
-  db: Executor,
-  id: number,
-  leaseUntil: string,
-  error: string,
-  nextAt: string | null,
-): Promise<void> {
-  await db
-    .updateTable('mail_outbox')
-    .set((eb) => ({
-      status: nextAt === null ? 'failed' : 'pending',
-      next_attempt_at: nextAt ?? sql<string>`next_attempt_at`,
-      claimed_until: null,
-      last_error: error.slice(0, 500),
-      attempts: eb('attempts', '+', 1),
-    }))
-    .where('id', '=', id)
-    .where('status', '=', 'sending')
-    .where('claimed_until', '=', leaseUntil)
-    .execute()
 }
 
 const toEntry = (row: OutboxRow): OutboxEntry => ({

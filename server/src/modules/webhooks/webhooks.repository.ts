@@ -1,6 +1,5 @@
 import { sql, type Selectable } from 'kysely'
 import type { Webhook, WebhookDelivery, WebhookEvent, WebhookFormat } from '@stake/contract'
-import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.ts'
@@ -217,74 +216,6 @@ export async function purgeFinished(db: Executor, before: string): Promise<numbe
     .where('created_at', '<', before)
     .executeTakeFirst()
   return Number(result.numDeletedRows)
-}
-
-/**
- * Claims up to `limit` due deliveries (or the one with `onlyId`) for this
- * worker: counts the attempt and moves `next_attempt_at` to the end of a
- * lease, so no other worker takes them while this one posts. PostgreSQL
- * picks the rows `FOR UPDATE SKIP LOCKED`, so concurrent claimers take
- * disjoint rows without waiting; SQLite runs one write at a time, and the
- * conditional UPDATE re-checks that each row is still due. Exactly one
- * worker claims each attempt.
- */
-export async function claimDue(
-  db: Executor,
-  dialect: Dialect,
-  now: string,
-  leaseUntil: string,
-  limit: number,
-  onlyId?: number,
-): Promise<DeliveryRow[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-  if (onlyId !== undefined) due = due.where('id', '=', onlyId)
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked()
-  return db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .returningAll()
-    .execute()
-}
-
-/**
- * The outcome of a claimed attempt. Written only while the row is still the
- * one this worker claimed (same attempt count, still pending), so a worker
- * whose lease ran out cannot overwrite a later attempt's result.
- */
-export async function recordAttempt(
-  db: Executor,
-  claimed: DeliveryRow,
-  outcome: {
-    status: 'pending' | 'delivered' | 'failed'
-    nextAttemptAt: string | null
-    statusCode: number | null
-    error: string | null
-    deliveredAt: string | null
-  },
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: outcome.status,
-      next_attempt_at: outcome.nextAttemptAt,
-      last_status_code: outcome.statusCode,
-      last_error: outcome.error,
-      delivered_at: outcome.deliveredAt,
-    })
-    .where('id', '=', claimed.id)
-    .where('attempts', '=', claimed.attempts)
-    .where('status', '=', 'pending')
-    .execute()
 }
 
 export const findDelivery = (db: Executor, id: number) =>

@@ -35,7 +35,7 @@ export interface WebhookDeliveriesTable {
   lname: string | null
   status: WebhookDeliveryStatus
   attempts: Generated<number>
-  /** When a worker may claim it next; null once delivered or failed. */
+  /** When a worker may claim it next; while claimed, the end of the lease (delivery/outbox.ts); unused once finished. */
   next_attempt_at: string | null
   last_status_code: number | null
   last_error: string | null

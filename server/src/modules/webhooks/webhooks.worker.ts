@@ -4,7 +4,7 @@ import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying } from '../../db/transaction.ts'
-import { nextAttemptAt } from '../../delivery/schedule.ts'
+import { claimDue, recordAttempt } from '../../delivery/outbox.ts'
 import type { Job, JobLog } from '../../jobs/job.ts'
 import { deliveryHeaders, renderBody, type DeliveryFacts } from './payload.ts'
 import { DELIVERY_ERRORS, postWebhook, type PostResult } from './sender.ts'
@@ -47,7 +47,7 @@ function factsOf(row: repo.DeliveryRow): DeliveryFacts {
 }
 
 /**
- * Posts webhook deliveries: claims due rows (repo.claimDue: exactly one
+ * Posts webhook deliveries: claims due rows (delivery/outbox.ts: exactly one
  * worker per attempt, however many instances run), posts each with a
  * timeout, and records the outcome: delivered on a 2xx answer, otherwise the
  * next try on the shared schedule (delivery/schedule.ts) or failed when none
@@ -93,8 +93,8 @@ export class WebhookWorker {
   private claim(limit: number, onlyId?: number): Promise<repo.DeliveryRow[]> {
     const now = this.deps.clock.now()
     // The lease outlasts a whole attempt; a worker that dies mid-post leaves the row to another after it.
-    const leaseUntil = new Date(now.getTime() + this.deps.config.webhookTimeoutMs + 30_000).toISOString()
-    return retrying(() => repo.claimDue(this.deps.db, this.deps.dialect, now.toISOString(), leaseUntil, limit, onlyId))
+    const leaseUntil = new Date(now.getTime() + this.deps.config.webhookTimeoutMs + 30_000)
+    return claimDue(this.deps.db, this.deps.dialect, 'webhook_deliveries', { now, leaseUntil, limit, onlyId })
   }
 
   private async attempt(row: repo.DeliveryRow): Promise<void> {
@@ -113,19 +113,14 @@ export class WebhookWorker {
     } catch {
       result = { statusCode: null, error: DELIVERY_ERRORS.connect }
     }
-    const now = clock.now()
-    const delivered = result.error === null
-    const next = delivered ? null : nextAttemptAt(new Date(row.created_at), row.attempts)
-    await retrying(() =>
-      repo.recordAttempt(db, row, {
-        status: delivered ? 'delivered' : next ? 'pending' : 'failed',
-        // A retry is never due before now (its schedule slot may have passed while the worker was away).
-        nextAttemptAt: next ? new Date(Math.max(next.getTime(), now.getTime())).toISOString() : null,
-        statusCode: result.statusCode,
-        error: result.error,
-        deliveredAt: delivered ? now.toISOString() : null,
-      }),
+    const outcome = await recordAttempt(
+      db,
+      'webhook_deliveries',
+      row,
+      { error: result.error, now: clock.now() },
+      { last_status_code: result.statusCode },
     )
+    const delivered = outcome === 'sent'
     // Only ids and outcomes: the URL may itself be a credential (Slack, Discord) and the secret never leaves the row.
     this.deps.log?.info(
       { webhook_id: row.webhook_id, delivery_id: row.id, attempt: row.attempts, status: result.statusCode, delivered },
