@@ -105,7 +105,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     expect(JSON.stringify(await admin.req('GET', '/api/webhooks'))).not.toContain(secret)
     await expectAccessible(page, 'main')
 
-    await row.getByRole('button', { name: /^Send a test message to / }).click()
+    await row.getByRole('button', { name: /^Send test to / }).click()
     await expect(page.getByText('Test message delivered.')).toBeVisible()
     const test = received.filter((r) => r.path === path)
     expect(test).toHaveLength(1)

@@ -7,8 +7,11 @@ import { useSearchParams } from 'react-router'
  */
 export function useFilterParams() {
   const [params, setParams] = useSearchParams()
+  // From the address as it is now (react-router hands an updater this render's
+  // params, not the latest): a change made right after "Clear filters", before
+  // the next render, must not bring the cleared filters back.
   const update = (changes: Record<string, string>) => {
-    const next = new URLSearchParams(params)
+    const next = new URLSearchParams(window.location.search)
     for (const [k, v] of Object.entries(changes)) {
       if (v) next.set(k, v)
       else next.delete(k)
