@@ -1,0 +1,39 @@
+import { Type, type Static } from 'typebox'
+import { Id } from './common.ts'
+import { Email, Password } from './users.ts'
+
+/** A stake's settings (docs/api-reference.md §14): what used to be environment variables, per stake. */
+export const Stake = Type.Object({
+  id: Id,
+  name: Type.String(),
+  /** IANA time zone name: the stake's days, reminders and daily jobs follow it. */
+  timezone: Type.String(),
+  /** 'en' | 'es': the language of new users and of mail to people without an account. */
+  language: Type.Union([Type.Literal('en'), Type.Literal('es')]),
+  sp_approvals_required: Type.Integer({ minimum: 1, maximum: 3 }),
+  hc_approvals_required: Type.Integer({ minimum: 1, maximum: 100 }),
+  high_council_seats: Type.Integer({ minimum: 1, maximum: 100 }),
+})
+export type Stake = Static<typeof Stake>
+
+/** PUT /stake: every field of a stake but its id. */
+export const StakeBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  timezone: Type.String({ minLength: 1, maxLength: 64 }),
+  language: Type.Union([Type.Literal('en'), Type.Literal('es')]),
+  sp_approvals_required: Type.Integer({ minimum: 1, maximum: 3 }),
+  hc_approvals_required: Type.Integer({ minimum: 1, maximum: 100 }),
+  high_council_seats: Type.Integer({ minimum: 1, maximum: 100 }),
+})
+export type StakeBody = Static<typeof StakeBody>
+
+/** POST /stakes: a new stake and its first administrator, with a signup code from the operator. */
+export const StakeSignup = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 200 }),
+  stake_name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  email: Email,
+  fname: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  lname: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  password: Password,
+})
+export type StakeSignup = Static<typeof StakeSignup>
