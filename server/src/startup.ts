@@ -22,12 +22,18 @@ export async function startupTasks(app: FastifyInstance, config: Config, db: Kys
   if (await bypassesRowSecurity(db)) {
     app.log.warn(
       'The database role bypasses row-level security (a superuser or BYPASSRLS): stakes are then kept apart by the ' +
-        "queries' filters alone. Connect as a role without those rights (README, \"Running it for real\").",
+        'queries\' filters alone. Connect as a role without those rights (README, "Running it for real").',
     )
   }
   // A new database's first administrator belongs to the default stake.
   const admin = await inStake(config.defaultStakeId, () =>
-    ensureBootstrapAdmin(db, new PasswordHasher(config.argon2), config.adminEmail, config.initialAdminPassword, new Date()),
+    ensureBootstrapAdmin(
+      db,
+      new PasswordHasher(config.argon2),
+      config.adminEmail,
+      config.initialAdminPassword,
+      new Date(),
+    ),
   )
   if (!admin.created) return null
   app.log.info({ email: config.adminEmail }, 'bootstrap administrator created')

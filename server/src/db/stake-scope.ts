@@ -169,7 +169,8 @@ function stakeFilter(ref: string, stakeId: number): OperationNode {
 
 function andWhere(where: WhereNode | undefined, filters: OperationNode[]): WhereNode | undefined {
   let result = where
-  for (const filter of filters) result = result ? WhereNode.cloneWithOperation(result, 'And', filter) : WhereNode.create(filter)
+  for (const filter of filters)
+    result = result ? WhereNode.cloneWithOperation(result, 'And', filter) : WhereNode.create(filter)
   return result
 }
 
@@ -236,7 +237,9 @@ class ScopeTransformer extends OperationNodeTransformer {
     if (result.values && SelectQueryNode.is(result.values) && named < 0) {
       // INSERT ... SELECT: the stake as one more selected value (a literal: a parameter there has no type on PostgreSQL).
       const select = result.values
-      const stake = SelectionNode.create(AliasNode.create(ValueNode.createImmediate(stakeId), IdentifierNode.create(STAKE_COLUMN)))
+      const stake = SelectionNode.create(
+        AliasNode.create(ValueNode.createImmediate(stakeId), IdentifierNode.create(STAKE_COLUMN)),
+      )
       return {
         ...result,
         columns: [...columns, ColumnNode.create(STAKE_COLUMN)],

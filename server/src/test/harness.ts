@@ -46,6 +46,8 @@ const strict = (db: Database['db']) => db.withoutPlugins().withPlugin(new StakeS
 export interface TestApp {
   app: FastifyTypebox
   database: Database
+  /** The app's own handle: no default stake; on PostgreSQL the role row-level security holds. */
+  appDb: Database['db']
   clock: TestClock
   config: Config
   hasher: PasswordHasher
@@ -111,6 +113,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    appDb,
     clock,
     config,
     hasher: new PasswordHasher(TEST_ARGON2),

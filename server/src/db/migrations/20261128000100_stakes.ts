@@ -63,10 +63,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   const now = new Date().toISOString()
   await db.schema
     .createTable('stakes')
-    .addColumn('id', postgres ? 'serial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn('id', postgres ? 'serial' : 'integer', (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('name', 'varchar(100)', (c) => c.notNull())
     .addColumn('timezone', 'varchar(64)', (c) => c.notNull())
-    .addColumn('language', 'varchar(2)', (c) => c.notNull().defaultTo('en').check(sql`language IN ('en', 'es')`))
+    .addColumn('language', 'varchar(2)', (c) =>
+      c
+        .notNull()
+        .defaultTo('en')
+        .check(sql`language IN ('en', 'es')`),
+    )
     .addColumn('sp_approvals_required', 'integer', (c) => c.notNull())
     .addColumn('hc_approvals_required', 'integer', (c) => c.notNull())
     .addColumn('high_council_seats', 'integer', (c) => c.notNull())
@@ -133,7 +140,9 @@ async function upPostgres(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE callings ADD CONSTRAINT callings_name_uq UNIQUE (stake_id, name_key)`.execute(db)
   await sql`ALTER TABLE callings ADD CONSTRAINT callings_key_uq UNIQUE (stake_id, key)`.execute(db)
   await sql`ALTER TABLE speaking_topics DROP CONSTRAINT speaking_topics_pk`.execute(db)
-  await sql`ALTER TABLE speaking_topics ADD CONSTRAINT speaking_topics_pk PRIMARY KEY (stake_id, year, month)`.execute(db)
+  await sql`ALTER TABLE speaking_topics ADD CONSTRAINT speaking_topics_pk PRIMARY KEY (stake_id, year, month)`.execute(
+    db,
+  )
   await sql`ALTER TABLE daily_runs DROP CONSTRAINT daily_runs_pkey`.execute(db)
   await sql`ALTER TABLE daily_runs ADD CONSTRAINT daily_runs_pk PRIMARY KEY (stake_id, day)`.execute(db)
 }
