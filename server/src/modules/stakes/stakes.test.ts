@@ -73,4 +73,14 @@ describe('stakes are sealed (docs/api-reference.md §14)', () => {
       assert.equal(Number((none.rows[0] as { n: number }).n), 0, 'no stake, no rows')
     },
   )
+
+  it(
+    'PostgreSQL: the server warns at start when its role bypasses row-level security, and not otherwise',
+    { skip: dialect !== 'postgres' && 'PostgreSQL only' },
+    async () => {
+      const { bypassesRowSecurity } = await import('../../startup.ts')
+      assert.equal(await bypassesRowSecurity(t.database.db), true, 'the tests’ own handle is the superuser')
+      assert.equal(await bypassesRowSecurity(t.appDb), false, 'the server’s role is held by row-level security')
+    },
+  )
 })
