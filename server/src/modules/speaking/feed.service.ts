@@ -1,3 +1,4 @@
+import { acrossStakes, setScope } from '../../db/stake-scope.ts'
 import crypto from 'node:crypto'
 import ical from 'ical-generator'
 import type { SpeakingFeedStatus } from '@stake/contract'
@@ -51,8 +52,13 @@ export class FeedService {
   /** The iCalendar text for `{token}.ics`; an unknown, revoked or malformed name is 404, like any absent page. */
   async render(file: string): Promise<string> {
     const token = TOKEN_PATTERN.exec(file)?.[1]
-    const owner = token ? await feeds.findFeedOwner(this.ctx.db, this.ctx.dialect, hashToken(token)) : undefined
+    // The token names its owner, and the owner the stake: found across stakes,
+    // then the feed is built in that stake alone (docs/api-reference.md §14).
+    const owner = token
+      ? await acrossStakes(() => feeds.findFeedOwner(this.ctx.db, this.ctx.dialect, hashToken(token)))
+      : undefined
     if (!owner) throw notFound('Feed')
+    setScope({ stakeId: owner.stakeId })
 
     const { db, clock, config } = this.ctx
     const wholeStake = owner.permissions.has('speaking.manage')
