@@ -120,4 +120,12 @@ describe('stakes are sealed (docs/api-reference.md §14)', () => {
     assert.match(ics.body, /Stake speaking schedule/)
     assert.doesNotMatch(ics.body, /Maple Ward/, "no other stake's ward")
   })
+
+  it('emails are unique across the deployment: another stake cannot take one (409 duplicate_email)', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const b = await otherStake(t)
+    const res = await a.as('POST', '/api/users/', { email: b.admin.email.toUpperCase(), fname: 'Copy', lname: 'Cat' })
+    assert.equal(res.statusCode, 409, res.body)
+    assert.equal(res.json().code, 'duplicate_email')
+  })
 })
