@@ -104,15 +104,28 @@ function bool(env: Record<string, string | undefined>, name: string, fallback: b
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
 }
 
-/** An IANA zone name as Intl knows it (canonical spelling); unset = the server's own zone. */
-function timeZone(raw: string | undefined): string {
-  const name = raw?.trim()
-  if (!name) return Intl.DateTimeFormat().resolvedOptions().timeZone
+/**
+ * An IANA zone name in Intl's canonical spelling ("america/denver" →
+ * "America/Denver"), or null for anything else — an unknown name, or a bare
+ * UTC offset ("+13:00"), which Intl takes but which is no zone: it knows no
+ * daylight saving time. STAKE_TIMEZONE and PUT /stake share this rule.
+ */
+export function ianaTimeZone(raw: string): string | null {
+  const name = raw.trim()
+  if (!name || /^[+-]/.test(name)) return null
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
   } catch {
-    throw new ConfigError(`STAKE_TIMEZONE is not an IANA time zone name: "${raw}"`)
+    return null
   }
+}
+
+/** An IANA zone name as Intl knows it (canonical spelling); unset = the server's own zone. */
+function timeZone(raw: string | undefined): string {
+  if (!raw?.trim()) return Intl.DateTimeFormat().resolvedOptions().timeZone
+  const zone = ianaTimeZone(raw)
+  if (zone === null) throw new ConfigError(`STAKE_TIMEZONE is not an IANA time zone name: "${raw}"`)
+  return zone
 }
 
 /** http(s) origin with an optional path prefix, kept without a trailing slash. */
