@@ -264,7 +264,8 @@ describe("the daily jobs run per stake at DAILY_HOUR in each stake's own time zo
           .execute(),
       )
     const logged: string[] = []
-    const log = { info: (_: object, m: string) => logged.push(m), error: (_: object, m: string) => logged.push(m) }
+    const note = (...args: unknown[]) => void logged.push(String(args[1]))
+    const log = { info: note, error: note }
     // No backup of the test's database: no stake is the default one for the job.
     const job = dailyJob({
       db: t.appDb,
@@ -288,6 +289,7 @@ describe("the daily jobs run per stake at DAILY_HOUR in each stake's own time zo
     ])
     await job.run()
     assert.equal((await runs()).length, 2)
+    assert.equal(logged.filter((m) => m === 'daily jobs done').length, 2)
     assert.ok(!logged.includes('daily backup done') && !logged.includes('daily backup failed'))
   })
 })
