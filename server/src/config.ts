@@ -17,6 +17,11 @@ export interface Config {
   trustProxy: false | number | string[]
   accessTokenTtlSeconds: number
   sessionTtlSeconds: number
+  /**
+   * The next four are stake settings now (docs/api-reference.md §14): defaults of
+   * a new stake, and the values of a stake still marked settings_from_env.
+   * Code reads a stake's own (stakes.repository.ts currentStakeSettings), never these.
+   */
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
@@ -26,7 +31,7 @@ export interface Config {
   stakeName: string
   /** Days the audit log keeps an entry (docs/api-reference.md §13); housekeeping deletes older ones. */
   auditRetentionDays: number
-  /** IANA time zone the stake's meeting times are in (calendar feed). */
+  /** IANA time zone the stake's meeting times are in (calendar feed): a stake setting, see spApprovalsRequired. */
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
   publicUrl: string | null
@@ -42,7 +47,7 @@ export interface Config {
   mailFrom: string
   /** Voters get an automatic reminder once a proposal has waited this long at their stage. */
   remindAfterHours: number
-  /** Local hour (in stakeTimezone) at which the daily jobs run: digest, reminders, housekeeping. */
+  /** Local hour (in each stake's time zone) at which the daily jobs run: digest, reminders, housekeeping. */
   dailyHour: number
   /** Where backups go (`npm run cli -- backup`, the daily backup, the copy before start-up migrates). */
   backupDir: string
