@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   'webhook.create',
   'webhook.update',
   'webhook.delete',
+  'stake.update',
   'auth.login_failed',
   'auth.lock',
   'auth.refresh_reuse',
@@ -43,5 +44,5 @@ export const AUDIT_GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.slice(0, a.in
 export type AuditGroup = AuditAction extends `${infer G}.${string}` ? G : never
 
 /** What an entry's target_id names. */
-export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook'] as const
+export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook', 'stake'] as const
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number]

@@ -9,6 +9,7 @@ import notificationsRoutes from './notifications/notifications.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
+import stakeRoutes from './stakes/stakes.routes.ts'
 import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustainings.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
@@ -35,6 +36,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/webhooks', routes: webhooksRoutes },
   { prefix: '', routes: notificationsRoutes },
   { prefix: '/audit', routes: auditRoutes },
+  { prefix: '/stake', routes: stakeRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

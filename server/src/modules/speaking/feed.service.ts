@@ -10,6 +10,7 @@ import { feedMonths, speakingDay, zonedInstant } from './feed.dates.ts'
 import * as feeds from './feed.repository.ts'
 import * as repo from './speaking.repository.ts'
 import { toCalendar } from './speaking.service.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 
 /** 256 random bits, URL-safe: 43 characters of base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.ics$/
@@ -60,9 +61,10 @@ export class FeedService {
     if (!owner) throw notFound('Feed')
     setScope({ stakeId: owner.stakeId })
 
-    const { db, clock, config } = this.ctx
+    const { db, clock } = this.ctx
     const wholeStake = owner.permissions.has('speaking.manage')
-    const months = feedMonths(clock.now(), config.stakeTimezone)
+    const { timezone } = await currentStakeSettings(db)
+    const months = feedMonths(clock.now(), timezone)
     const [seats, wards] = await Promise.all([repo.listSeats(db), feeds.listFeedWards(db)])
     const mine = seats.some((s) => s.user_id === owner.id)
 
@@ -87,7 +89,7 @@ export class FeedService {
           const start = zonedInstant(
             { year, month, day: speakingDay(year, month, ward.speaking_sunday) },
             ward.start_time,
-            config.stakeTimezone,
+            timezone,
           )
           const speaker = `${row.high_councilor.fname} ${row.high_councilor.lname}`.trim()
           const topic = topicOf.get(month)
