@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'auth.login_failed',
   'auth.lock',
   'auth.refresh_reuse',
+  'stake.create',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
