@@ -51,7 +51,8 @@ async function create({ db, dialect }: Database, args: string[], config: Config)
   const lname = option(args, '--admin-lname')?.trim() || 'Administrator'
   const json = flag(args, '--json')
   if (!name || name.length > 100) throw new TransferError('stake create needs --name (1–100 characters)')
-  if (!email || !Value.Check(Email, email)) throw new TransferError('stake create needs --admin-email with an email address')
+  if (!email || !Value.Check(Email, email))
+    throw new TransferError('stake create needs --admin-email with an email address')
   if (fname.length > 100 || lname.length > 100) throw new TransferError('names are at most 100 characters')
   const password = randomPassword()
   const password_hash = await new PasswordHasher(config.argon2).hash(password)
@@ -66,7 +67,8 @@ async function create({ db, dialect }: Database, args: string[], config: Config)
       { source: 'operator' },
     ))
   } catch (error) {
-    if (isUniqueViolation(error)) throw new TransferError(`A user with email ${email} already exists on this deployment`)
+    if (isUniqueViolation(error))
+      throw new TransferError(`A user with email ${email} already exists on this deployment`)
     throw error
   }
   if (json) print({ stake_id: stakeId, admin_email: email, one_time_password: password })
@@ -135,7 +137,9 @@ async function importCommand({ db }: Database, args: string[], config: Config): 
   console.log(
     'Imported users have no password (an export holds none): `npm run cli -- reset-password <email>` gives an\n' +
       'administrator a one-time password; administrators then reset the others in the app.' +
-      (counts.webhooks ? '\nWebhooks got new signing secrets: recreate them to share a secret with their receivers.' : ''),
+      (counts.webhooks
+        ? '\nWebhooks got new signing secrets: recreate them to share a secret with their receivers.'
+        : ''),
   )
   return 0
 }

@@ -94,7 +94,11 @@ export const TRANSFER_TABLES: readonly TableSpec[] = [
   { table: 'notification_preferences', refs: { user_id: 'users' }, orderBy: ['user_id'] },
   { table: 'mail_outbox', id: true, refs: { user_id: 'users' }, orderBy: ['id'] },
   { table: 'proposal_reminders', refs: { proposal_id: 'proposals' }, orderBy: ['proposal_id'] },
-  { table: 'auto_reminders', refs: { proposal_id: 'proposals', user_id: 'users' }, orderBy: ['proposal_id', 'user_id'] },
+  {
+    table: 'auto_reminders',
+    refs: { proposal_id: 'proposals', user_id: 'users' },
+    orderBy: ['proposal_id', 'user_id'],
+  },
   { table: 'daily_runs', orderBy: ['day'] },
   {
     table: 'webhooks',
@@ -145,7 +149,13 @@ const AUDIT_TARGETS: Record<string, Referenced> = {
 export const EXPORT_FORMAT = 'stake-export'
 export const EXPORT_VERSION = 1
 
-const SETTINGS = ['timezone', 'language', 'sp_approvals_required', 'hc_approvals_required', 'high_council_seats'] as const
+const SETTINGS = [
+  'timezone',
+  'language',
+  'sp_approvals_required',
+  'hc_approvals_required',
+  'high_council_seats',
+] as const
 
 export interface StakeExport {
   format: typeof EXPORT_FORMAT
@@ -371,7 +381,9 @@ export async function importStake(
             if (ref && value !== null) {
               const to = mapped(ref, value)
               if (to === null && !(spec.table === 'audit_log' || spec.table === 'webhook_deliveries')) {
-                throw new TransferError(`The file is inconsistent: ${spec.table}.${column} names a missing row ${String(value)}`)
+                throw new TransferError(
+                  `The file is inconsistent: ${spec.table}.${column} names a missing row ${String(value)}`,
+                )
               }
               out[column] = to
             } else out[column] = value
