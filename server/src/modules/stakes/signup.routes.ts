@@ -62,15 +62,16 @@ export default async function signupRoutes(app: FastifyTypebox, ctx: AppContext)
         if (isCrossSite(request, ctx.config.corsOrigins)) {
           throw new AppError(403, 'cross_site', 'Creating a stake from another site is not allowed')
         }
-        const wait = limiter.hit(request.ip, ctx.clock.now().getTime())
-        if (wait !== null) {
-          throw new AppError(429, 'too_many_attempts', `Too many attempts; try again in ${wait} seconds`, {
-            'Retry-After': String(wait),
-          })
-        }
       },
     },
     async (request, reply) => {
+      // Counted once the body is valid: a malformed request costs nothing and is not an attempt.
+      const wait = limiter.hit(request.ip, ctx.clock.now().getTime())
+      if (wait !== null) {
+        throw new AppError(429, 'too_many_attempts', `Too many attempts; try again in ${wait} seconds`, {
+          'Retry-After': String(wait),
+        })
+      }
       const { code, stake_name, email, fname, lname, password } = request.body
       const codeHash = hashSecret(code)
       if (!(await usableSignupCode(ctx.db, codeHash))) throw badCode()
