@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'auth.login_failed',
   'auth.lock',
   'auth.refresh_reuse',
+  'stake.create',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

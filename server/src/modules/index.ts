@@ -8,6 +8,7 @@ import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
 import notificationsRoutes from './notifications/notifications.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
+import signupRoutes from './stakes/signup.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
 import stakeRoutes from './stakes/stakes.routes.ts'
 import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustainings.routes.ts'
@@ -37,6 +38,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '', routes: notificationsRoutes },
   { prefix: '/audit', routes: auditRoutes },
   { prefix: '/stake', routes: stakeRoutes },
+  { prefix: '/stakes', routes: signupRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -55,6 +57,7 @@ export const API_SEGMENTS = new Set([
   'outbox',
   'audit',
   'sustainings',
+  'stakes',
   'health',
   'ready',
   'docs',

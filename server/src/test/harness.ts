@@ -1,4 +1,7 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { after, before } from 'node:test'
 import pg from 'pg'
 import { buildApp, type AppDeps } from '../app.ts'
@@ -51,6 +54,11 @@ export interface TestApp {
   clock: TestClock
   config: Config
   hasher: PasswordHasher
+  /**
+   * The database's URL (PostgreSQL: as the superuser), for a process the test
+   * runs against it (the CLI). On SQLite only with `shareable` (a file; else memory).
+   */
+  databaseUrl: string
 }
 
 /**
@@ -58,12 +66,26 @@ export interface TestApp {
  * PostgreSQL database cloned from the migrated template that scripts/test.mjs
  * prepared, dropped again afterwards.
  */
-async function freshDatabase(): Promise<{ database: Database; appDb: Database['db']; drop: () => Promise<void> }> {
+async function freshDatabase(shareable = false): Promise<{
+  database: Database
+  appDb: Database['db']
+  url: string
+  drop: () => Promise<void>
+}> {
   if (dialect === 'sqlite') {
-    const database = createDatabase('sqlite::memory:', { fallbackScope: DIRECT_SCOPE })
+    const dir = shareable ? fs.mkdtempSync(path.join(os.tmpdir(), 'stake-test-')) : null
+    const url = dir ? `sqlite:${path.join(dir, 'stake.db')}` : 'sqlite::memory:'
+    const database = createDatabase(url, { fallbackScope: DIRECT_SCOPE })
     await migrate(database.db)
     // The same connection, without the tests' default stake: the app's queries need their own.
-    return { database, appDb: strict(database.db), drop: async () => {} }
+    return {
+      database,
+      appDb: strict(database.db),
+      url,
+      drop: async () => {
+        if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      },
+    }
   }
   const adminUrl = process.env.TEST_PG_URL
   const template = process.env.TEST_PG_TEMPLATE
@@ -85,6 +107,7 @@ async function freshDatabase(): Promise<{ database: Database; appDb: Database['d
   return {
     database: { ...database, close: () => Promise.all([app.close(), database.close()]).then(() => undefined) },
     appDb: app.db,
+    url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl })
       await client.connect()
@@ -99,13 +122,15 @@ export interface TestAppOptions {
   logger?: AppDeps['logger']
   /** Settings that have no environment variable (e.g. webDist, the built client to serve). */
   config?: Partial<Config>
+  /** SQLite in a file rather than in memory, so another process (the CLI) can open it: `databaseUrl`. */
+  shareable?: boolean
 }
 
 export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
-  const { database, appDb, drop } = await freshDatabase()
+  const { database, appDb, url, drop } = await freshDatabase(options.shareable)
   const clock = new TestClock()
   const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
   const app = await buildApp({ config, db: appDb, dialect: database.dialect, clock, logger: options.logger })
@@ -117,6 +142,7 @@ export async function createTestApp(
     clock,
     config,
     hasher: new PasswordHasher(TEST_ARGON2),
+    databaseUrl: url,
     async close() {
       await app.close()
       await database.close().catch(() => {}) // a test may have closed it already
