@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
+import { sql } from 'kysely'
+import { inStake } from '../db/stake-scope.ts'
 import { injectAs, unique } from '../test/factories.ts'
 import { dialect, useTestApp, type AppWalls, type TestApp } from '../test/harness.ts'
 import {
@@ -501,6 +503,19 @@ for (const config of CONFIGS) {
       s.b = await seedStakeB(t)
       aListsAfter = fingerprint(await callLists(false))
       bIds = idsOf(await stakeRows(t, s.b.stakeId))
+    })
+
+    it(`the app's database has the walls this block says (${config.walls})`, async () => {
+      // The query plugin refuses a query outside any stake; without it the query runs (and row-level security answers).
+      const unscoped = t.appDb.selectFrom('wards').select('id').execute()
+      if (config.walls === 'rls') assert.deepEqual(await unscoped, [], 'no stake: row-level security shows nothing')
+      else await assert.rejects(unscoped, /outside any stake/)
+      if (dialect !== 'postgres') return
+      // Raw SQL in A's stake, which the plugin cannot filter: only row-level security keeps B's rows out.
+      const { rows } = await inStake(1, () =>
+        sql<{ n: number }>`SELECT count(*) AS n FROM wards WHERE stake_id = ${s.b.stakeId}`.execute(t.appDb),
+      )
+      assert.equal(Number(rows[0]!.n) > 0, config.walls === 'filters', "B's wards seen from A's stake past the filter")
     })
 
     it("B's writes leave A's lists, counts and unread counts as they were", () => {

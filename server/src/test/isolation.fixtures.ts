@@ -125,7 +125,18 @@ async function markedUser(t: TestApp, stakeId: number, as: As, first: string): P
 
 /** Stake B with everything a route can address. */
 export async function seedStakeB(t: TestApp): Promise<StakeB> {
-  const b = await otherStake(t, `${MARKER} Stake`)
+  return seedStake(t, await otherStake(t, `${MARKER} Stake`))
+}
+
+/**
+ * Fills a stake (its administrator signed in) with everything a route can
+ * address, through its administrator's HTTP API; the migration test fills
+ * the default stake with it.
+ */
+export async function seedStake(
+  t: TestApp,
+  b: { stakeId: number; admin: TestUser; token: string; as: As },
+): Promise<StakeB> {
   const as = b.as
   // The webhook first, so B's later events are queued for it.
   const webhook = (
