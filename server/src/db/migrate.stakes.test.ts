@@ -145,7 +145,10 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
     original = {}
     for (const table of await appTables(t.database.db.withoutPlugins())) {
       original[table] = (await acrossStakes(() =>
-        t.database.db.selectFrom(table as 'users').selectAll().execute(),
+        t.database.db
+          .selectFrom(table as 'users')
+          .selectAll()
+          .execute(),
       )) as Record<string, unknown>[]
     }
     answers = new Map()
@@ -171,10 +174,16 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
 
       for (const table of oldTables) {
         const rows = (await acrossStakes(() =>
-          database.db.selectFrom(table as 'users').selectAll().execute(),
+          database.db
+            .selectFrom(table as 'users')
+            .selectAll()
+            .execute(),
         )) as Record<string, unknown>[]
         if (STAKE_TABLES.has(table)) {
-          assert.ok(rows.every((r) => r.stake_id === 1), `${table}: every row in stake 1`)
+          assert.ok(
+            rows.every((r) => r.stake_id === 1),
+            `${table}: every row in stake 1`,
+          )
           assert.deepEqual(stable(rows.map(withoutStake)), stable(original[table]!.map(withoutStake)), table)
         } else {
           assert.deepEqual(stable(rows), stable(original[table]!), table)
@@ -208,7 +217,10 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
       const twin = { app: migrated } as typeof t
       const { token } = await login(twin, seeded.admin)
       const as = injectAs(twin, token)
-      for (const [url, before] of answers) assert.equal(await view(as, url), before, url)
+      for (const [url, before] of answers) {
+        assert.equal(JSON.parse(before).status, 200, `${url} answered on the original: ${before}`)
+        assert.equal(await view(as, url), before, url)
+      }
 
       // And it goes on working: a new ward and proposal in stake 1.
       const ward = await ok(as('POST', '/api/wards/', { name: 'Birch Ward', start_time: 600 }), 201)
@@ -241,7 +253,14 @@ async function view(as: ReturnType<typeof injectAs>, url: string): Promise<strin
 /** Rows of the tables HTTP does not fill in a test (workers' and jobs' tables), inserted in the default stake. */
 async function fillTheRest(db: Kysely<DB>, seeded: Awaited<ReturnType<typeof seedStake>>, now: string) {
   const count = async (table: keyof DB) =>
-    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    Number(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   if ((await count('session_retired_tokens')) === 0) {
     const session = await db.selectFrom('sessions').select('id').executeTakeFirstOrThrow()
     await db
@@ -269,13 +288,25 @@ async function fillTheRest(db: Kysely<DB>, seeded: Awaited<ReturnType<typeof see
   if ((await count('auto_reminders')) === 0) {
     await db
       .insertInto('auto_reminders')
-      .values({ proposal_id: seeded.proposals.sp, user_id: seeded.users.counselor.id, stage_changed_at: now, created_at: now })
+      .values({
+        proposal_id: seeded.proposals.sp,
+        user_id: seeded.users.counselor.id,
+        stage_changed_at: now,
+        created_at: now,
+      })
       .execute()
   }
   if ((await count('webhook_deliveries')) === 0) {
     await db
       .insertInto('webhook_deliveries')
-      .values({ webhook_id: seeded.webhook, event: 'comment', at: now, status: 'delivered', created_at: now, delivered_at: now })
+      .values({
+        webhook_id: seeded.webhook,
+        event: 'comment',
+        at: now,
+        status: 'delivered',
+        created_at: now,
+        delivered_at: now,
+      })
       .execute()
   }
 }
@@ -292,7 +323,11 @@ async function copyRows(database: Database, raw: Kysely<any>, rows: Rows, tables
     for (const table of tables) await db.deleteFrom(table).execute()
     for (const table of tables) {
       const list = (rows[table] ?? []).map(withoutStake)
-      for (let i = 0; i < list.length; i += 100) await db.insertInto(table).values(list.slice(i, i + 100)).execute()
+      for (let i = 0; i < list.length; i += 100)
+        await db
+          .insertInto(table)
+          .values(list.slice(i, i + 100))
+          .execute()
     }
   }
   if (database.dialect === 'sqlite') {

@@ -138,7 +138,10 @@ const month: Entry = { params: () => ({ year: B_YEAR, month: B_MONTH }), scoped:
 const comment: Entry = {
   params: ({ b }) => ({ proposal_id: b.proposals.sp, comment_id: b.comment }),
   mixed: ({ a, b }) => [
-    { params: { proposal_id: a.proposal, comment_id: b.comment }, missing: { proposal_id: a.proposal, comment_id: MISSING } },
+    {
+      params: { proposal_id: a.proposal, comment_id: b.comment },
+      missing: { proposal_id: a.proposal, comment_id: MISSING },
+    },
   ],
 }
 
@@ -264,7 +267,9 @@ function proposalReferences({ a, b }: Seeds, params: Values): RefCase[] {
     ...proposalBody(a.wards[0]!, { fname: 'Ada' }),
     calling_id: a.calling,
     user_id: a.plain.user.id,
-    releases: [{ fname: 'Abel', lname: 'Plain', calling: 'Choir Director', calling_id: a.calling, user_id: a.plain.user.id }],
+    releases: [
+      { fname: 'Abel', lname: 'Plain', calling: 'Choir Director', calling_id: a.calling, user_id: a.plain.user.id },
+    ],
   })
   return [
     { params, body: body(), field: 'ward_id', b: b.wards[0]! },
@@ -423,7 +428,9 @@ function leaks(res: LightMyRequestResponse, routeKey: string, bIds: Record<strin
     }
     if (typeof value !== 'number' || key === null) return
     const table =
-      key === 'id' ? (parent !== null ? PARENT_TABLE[parent] : undefined) ?? (top ? ROUTE_TABLE[routeKey] : undefined) : FIELD_TABLE[key]
+      key === 'id'
+        ? ((parent !== null ? PARENT_TABLE[parent] : undefined) ?? (top ? ROUTE_TABLE[routeKey] : undefined))
+        : FIELD_TABLE[key]
     if (table && bIds[table]?.has(value)) found.push(`${parent ?? ''}.${key} = ${value}, an id of B's ${table}`)
   }
   const body = res.json() as unknown
@@ -565,10 +572,7 @@ for (const config of CONFIGS) {
           ...entry.query?.(s),
           ...Object.fromEntries(Object.keys(entry.bQuery?.(s) ?? {}).map((k) => [k, MISSING])),
         }
-        const calls = [
-          { params, missing: missingParams },
-          ...(entry.mixed?.(s) ?? []),
-        ]
+        const calls = [{ params, missing: missingParams }, ...(entry.mixed?.(s) ?? [])]
         for (const call of calls) {
           const res = await s.a.admin.as(method, urlOf(route.path, call.params, query), body)
           const missing = await s.a.admin.as(method, urlOf(route.path, call.missing, missingQuery), body)
@@ -583,7 +587,8 @@ for (const config of CONFIGS) {
           for (const leak of leaks(res, route.key, bIds)) problems.push(`${where} shows B's data: ${leak}`)
 
           const fewer = await plain(method, urlOf(route.path, call.params, query), body)
-          if (is2xx(fewer) || fewer.statusCode >= 500) problems.push(`${where} as a plain user of A: ${described(fewer)}`)
+          if (is2xx(fewer) || fewer.statusCode >= 500)
+            problems.push(`${where} as a plain user of A: ${described(fewer)}`)
           if (method === 'GET') {
             const anon = await anonymous(method, urlOf(route.path, call.params, query))
             if (is2xx(anon) || anon.statusCode >= 500) problems.push(`${where} anonymously: ${described(anon)}`)
@@ -670,5 +675,20 @@ for (const config of CONFIGS) {
       assert.equal(foreign.statusCode, 404)
       assert.equal(foreign.body, missing.body)
     })
+
+    it(
+      "B's feed address, as B was given it, serves B's calendar",
+      {
+        todo:
+          'FINDING: the feed address names no stake and an anonymous request runs in the default stake, ' +
+          "so another stake's feed answers 404 (it works only with ?stake=<id>)",
+      },
+      async () => {
+        const url = new URL(((await ok(s.b.as('POST', '/api/speaking/feed'))) as { url: string }).url)
+        const feed = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })
+        assert.equal(feed.statusCode, 200, feed.body)
+        assert.ok(feed.body.includes(MARKER), "B's councilor and topics")
+      },
+    )
   })
 }

@@ -24,11 +24,15 @@ export const CALLING_NAME = 'Choir Director'
 
 type As = ReturnType<typeof injectAs>
 
-export async function ok(res: Promise<LightMyRequestResponse>, status?: number): Promise<any> {
+/** What `ok` gives back by default: a created or read object. */
+export type Answer = { id: number } & Record<string, unknown>
+
+/** The answer's JSON (or text) after insisting on a 2xx (or on `status`). */
+export async function ok<T = Answer>(res: Promise<LightMyRequestResponse>, status?: number): Promise<T> {
   const r = await res
   if (status === undefined) assert.ok(r.statusCode >= 200 && r.statusCode < 300, `${r.statusCode} ${r.body}`)
   else assert.equal(r.statusCode, status, r.body)
-  return r.body ? (r.headers['content-type']?.toString().includes('json') ? r.json() : r.body) : null
+  return (r.body ? (r.headers['content-type']?.toString().includes('json') ? r.json() : r.body) : null) as T
 }
 
 const PROPOSALS = '/api/calling-kanban/proposals'
@@ -68,16 +72,20 @@ export async function seedStakeA(t: TestApp): Promise<StakeA> {
   const admin = await signedIn(t, { permissions: ALL_PERMISSIONS, fname: 'Alma', lname: 'Admin' })
   const plain = await signedIn(t, { permissions: ['proposals.submit'], fname: 'Abel', lname: 'Plain' })
   const wards: number[] = []
-  for (const name of WARD_NAMES) wards.push((await ok(admin.as('POST', '/api/wards/', { name, start_time: 540 }), 201)).id)
+  for (const name of WARD_NAMES)
+    wards.push((await ok(admin.as('POST', '/api/wards/', { name, start_time: 540 }), 201)).id)
   const hc = await signedIn(t, { fname: 'Hugo', lname: 'Councilor' })
-  await ok(admin.as('PUT', `/api/callings/${await callingByKey(admin.as, 'high_councilor')}/1`, { user_id: hc.user.id }))
+  await ok(
+    admin.as('PUT', `/api/callings/${await callingByKey(admin.as, 'high_councilor')}/1`, { user_id: hc.user.id }),
+  )
   const calling = (await ok(admin.as('POST', '/api/callings/', { name: CALLING_NAME, max_slots: 2 }), 201)).id
   await ok(admin.as('PUT', `/api/callings/${calling}/1`, { user_id: plain.user.id }))
   const propose = async (fname: string) =>
     (await ok(admin.as('POST', PROPOSALS, proposalBody(wards[0]!, { fname })), 201)).id as number
   const proposal = await propose('Ada')
-  const comment = (await ok(admin.as('POST', `${PROPOSALS}/${proposal}/comments`, { comment_text: 'A comment of A' }), 201))
-    .id as number
+  const comment = (
+    await ok(admin.as('POST', `${PROPOSALS}/${proposal}/comments`, { comment_text: 'A comment of A' }), 201)
+  ).id as number
   const atInterview = await propose('Ike')
   await advanceTo(admin.as, atInterview, 'interview')
   const atSustain = await propose('Sue')
@@ -172,7 +180,10 @@ export async function seedStake(
   await ok(as('PUT', `/api/callings/${calling}/permissions`, { permissions: ['proposals.view'] }))
 
   const propose = async (stage: string) => {
-    const p = await ok(as('POST', '/api/calling-kanban/proposals', proposalBody(wards[0]!, { fname: `${MARKER}${stage}` })), 201)
+    const p = await ok(
+      as('POST', '/api/calling-kanban/proposals', proposalBody(wards[0]!, { fname: `${MARKER}${stage}` })),
+      201,
+    )
     if (stage !== 'sp_approval') await advanceTo(as, p.id, stage === 'declined' ? 'hc_approval' : stage)
     return p.id as number
   }
@@ -195,7 +206,10 @@ export async function seedStake(
   const comment = (
     await ok(as('POST', `${PROPOSALS}/${proposals.sp}/comments`, { comment_text: `${MARKER} a comment of B` }), 201)
   ).id as number
-  await ok(hc('POST', `${PROPOSALS}/${proposals.hc}/comments`, { comment_text: `${MARKER} the councilor's comment` }), 201)
+  await ok(
+    hc('POST', `${PROPOSALS}/${proposals.hc}/comments`, { comment_text: `${MARKER} the councilor's comment` }),
+    201,
+  )
   await ok(as('POST', `${PROPOSALS}/${proposals.sustain}/presented`, { ward_id: wards[0] }))
 
   await ok(
@@ -210,7 +224,12 @@ export async function seedStake(
   // And in the months A's calendar and feed show (the test clock is in March 2026).
   await ok(as('PUT', `/api/speaking/topics/2026/4`, { topic: `${MARKER} April`, reference: `${MARKER} ref` }))
   await ok(
-    as('PUT', '/api/speaking/calendar/override', { high_councilor_id: users.hc.id, year: 2026, month: 4, ward_id: wards[1] }),
+    as('PUT', '/api/speaking/calendar/override', {
+      high_councilor_id: users.hc.id,
+      year: 2026,
+      month: 4,
+      ward_id: wards[1],
+    }),
   )
   const feed = (await ok(as('POST', '/api/speaking/feed'))) as { url: string }
   const feedFile = new URL(feed.url).pathname.split('/').pop()!
