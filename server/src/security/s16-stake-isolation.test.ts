@@ -472,7 +472,7 @@ for (const config of CONFIGS) {
     let aListsAfter: Map<string, string>
 
     /** Every GET without path parameters, as A's administrator: `{key → the answer}` (with q and B's ids as filters when `filtered`). */
-    async function callLists(filtered: boolean): Promise<Map<string, LightMyRequestResponse>> {
+    async function callLists(filtered: boolean, extra: Values = {}): Promise<Map<string, LightMyRequestResponse>> {
       const answers = new Map<string, LightMyRequestResponse>()
       for (const route of routes.filter((r) => r.method === 'GET' && r.pathParams.length === 0)) {
         const query: Values = {}
@@ -482,7 +482,7 @@ for (const config of CONFIGS) {
           if (names.includes('q')) query.q = MARKER
           Object.assign(query, LIST_QUERIES[route.key]?.(s) ?? {})
         }
-        answers.set(route.key, await s.a.admin.as('GET', urlOf(route.path, {}, query)))
+        answers.set(route.key, await s.a.admin.as('GET', urlOf(route.path, {}, { ...query, ...extra })))
       }
       return answers
     }
@@ -586,6 +586,15 @@ for (const config of CONFIGS) {
             problems.push(`${where}: answers ${described(res)} but a missing id ${described(missing)}`)
           for (const leak of leaks(res, route.key, bIds)) problems.push(`${where} shows B's data: ${leak}`)
 
+          // Naming B's stake (`?stake=`, for anonymous callers) changes nothing for a signed-in user of A.
+          const named = await s.a.admin.as(
+            method,
+            urlOf(route.path, call.params, { ...query, stake: s.b.stakeId }),
+            body,
+          )
+          if (!entry.reference && (named.statusCode !== 404 || named.body !== missing.body))
+            problems.push(`${where} with ?stake=${s.b.stakeId}: ${described(named)}`)
+
           const fewer = await plain(method, urlOf(route.path, call.params, query), body)
           if (is2xx(fewer) || fewer.statusCode >= 500)
             problems.push(`${where} as a plain user of A: ${described(fewer)}`)
@@ -648,10 +657,16 @@ for (const config of CONFIGS) {
         for (const n of route.queryParams.map((p) => p.name).filter(isIdName))
           if (!LIST_QUERIES[route.key]?.(s)[n]) problems.push(`add ${route.key} (query ${n}) to LIST_QUERIES`)
       }
-      for (const filtered of [false, true]) {
-        for (const [key, res] of await callLists(filtered)) {
+      // Plain, with the marker as the search and B's ids as filters, and naming B's stake (`?stake=`).
+      for (const [filtered, extra] of [
+        [false, {}],
+        [true, {}],
+        [true, { stake: s.b.stakeId }],
+      ] as const) {
+        for (const [key, res] of await callLists(filtered, extra)) {
           if (res.statusCode >= 500) problems.push(`${key}: ${described(res)}`)
-          for (const leak of leaks(res, key, bIds)) problems.push(`${key}${filtered ? ' (filtered)' : ''}: ${leak}`)
+          const how = `${filtered ? ' (filtered)' : ''}${'stake' in extra ? ' (?stake=B)' : ''}`
+          for (const leak of leaks(res, key, bIds)) problems.push(`${key}${how}: ${leak}`)
         }
       }
       // The yearly calendar and topics where B has data (2026: B's councilor, topic and override).
