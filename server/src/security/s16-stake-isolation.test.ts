@@ -417,34 +417,33 @@ function leaks(res: LightMyRequestResponse, routeKey: string, bIds: Record<strin
     found.push(`the marker: …${text.slice(Math.max(0, at - 80), at + 40)}…`)
   }
   if (!String(res.headers['content-type'] ?? '').includes('json')) return found
-  const walk = (value: unknown, key: string | null, parent: string | null, top: boolean) => {
+  const walk = (value: unknown, key: string | null, parent: string | null) => {
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, key, parent, top)
+      for (const item of value) walk(item, key, parent)
       return
     }
     if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, k, key, false)
+      for (const [k, v] of Object.entries(value)) walk(v, k, key)
       return
     }
     if (typeof value !== 'number' || key === null) return
-    const table =
-      key === 'id'
-        ? ((parent !== null ? PARENT_TABLE[parent] : undefined) ?? (top ? ROUTE_TABLE[routeKey] : undefined))
-        : FIELD_TABLE[key]
+    const table = key === 'id' ? (parent === null ? undefined : PARENT_TABLE[parent]) : FIELD_TABLE[key]
     if (table && bIds[table]?.has(value)) found.push(`${parent ?? ''}.${key} = ${value}, an id of B's ${table}`)
   }
   const body = res.json() as unknown
-  // The items of a top-level list (or of `items`) are the route's own rows.
-  if (Array.isArray(body)) for (const item of body) walkTop(item)
-  else walk(body, null, null, false)
-  function walkTop(item: unknown) {
-    if (item && typeof item === 'object')
-      for (const [k, v] of Object.entries(item)) {
-        if (k === 'id' && typeof v === 'number') {
-          const table = ROUTE_TABLE[routeKey]
-          if (table && bIds[table]?.has(v)) found.push(`id = ${v}, an id of B's ${table}`)
-        } else walk(v, k, null, false)
-      }
+  if (!Array.isArray(body)) {
+    walk(body, null, null)
+    return found
+  }
+  // The items of a top-level list are the route's own rows.
+  for (const item of body) {
+    if (!item || typeof item !== 'object') continue
+    for (const [k, v] of Object.entries(item)) {
+      const table = ROUTE_TABLE[routeKey]
+      if (k === 'id' && typeof v === 'number') {
+        if (table && bIds[table]?.has(v)) found.push(`id = ${v}, an id of B's ${table}`)
+      } else walk(v, k, null)
+    }
   }
   return found
 }
