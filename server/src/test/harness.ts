@@ -66,7 +66,10 @@ export interface TestApp {
  * PostgreSQL database cloned from the migrated template that scripts/test.mjs
  * prepared, dropped again afterwards.
  */
-async function freshDatabase(shareable = false): Promise<{
+async function freshDatabase(
+  shareable = false,
+  walls: AppWalls = 'both',
+): Promise<{
   database: Database
   appDb: Database['db']
   url: string
@@ -102,11 +105,13 @@ async function freshDatabase(shareable = false): Promise<{
   await migrate(database.db) // no-op on the template's schema; runs anything newer
   // The server connects as a role that row-level security holds (scripts/test.mjs made it).
   const appUrl = new URL(url)
-  appUrl.username = process.env.TEST_PG_APP_ROLE ?? appUrl.username
+  // 'filters': as the superuser, which row-level security does not hold.
+  if (walls !== 'filters') appUrl.username = process.env.TEST_PG_APP_ROLE ?? appUrl.username
   const app = createDatabase(appUrl.toString(), { poolSize: 8 })
   return {
     database: { ...database, close: () => Promise.all([app.close(), database.close()]).then(() => undefined) },
-    appDb: app.db,
+    // 'rls': without the query plugin; PostgreSQL's column default app_stake_id() fills inserts' stake_id.
+    appDb: walls === 'rls' ? app.db.withoutPlugins() : app.db,
     url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl })
@@ -117,7 +122,18 @@ async function freshDatabase(shareable = false): Promise<{
   }
 }
 
+/**
+ * Which of the two walls of docs/api-reference.md §14 hold the app's queries
+ * on PostgreSQL: both (as the app runs), the query filters alone (the app
+ * connected as the superuser, past row-level security), or row-level security
+ * alone (the app's handle without the StakeScopePlugin). SQLite has only the
+ * filters: anything but 'both' is refused there.
+ */
+export type AppWalls = 'both' | 'filters' | 'rls'
+
 export interface TestAppOptions {
+  /** The isolation matrix's configurations (default 'both'). */
+  walls?: AppWalls
   /** pino options, for a test about what is logged (default: no logging). */
   logger?: AppDeps['logger']
   /** Settings that have no environment variable (e.g. webDist, the built client to serve). */
@@ -130,7 +146,9 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
-  const { database, appDb, url, drop } = await freshDatabase(options.shareable)
+  const walls = options.walls ?? 'both'
+  if (walls !== 'both' && dialect !== 'postgres') throw new Error(`walls: '${walls}' needs PostgreSQL`)
+  const { database, appDb, url, drop } = await freshDatabase(options.shareable, walls)
   const clock = new TestClock()
   const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
   const app = await buildApp({ config, db: appDb, dialect: database.dialect, clock, logger: options.logger })
