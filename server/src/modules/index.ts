@@ -57,6 +57,7 @@ export const API_SEGMENTS = new Set([
   'outbox',
   'audit',
   'sustainings',
+  'stake',
   'stakes',
   'health',
   'ready',
