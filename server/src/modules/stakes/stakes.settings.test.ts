@@ -243,6 +243,28 @@ describe('the stake and its settings: GET and PUT /stake (docs/api-reference.md 
     await vote(sp.president.as, p.id)
     assert.equal(await stageOf(p.id), 'sp_approval')
   })
+
+  it("a new user speaks the stake's default language until choosing another", async () => {
+    const b = await otherStake(t)
+    const create = async () => {
+      const res = await b.as('POST', '/api/users/', {
+        email: `${unique('u')}@example.org`,
+        fname: 'Ana',
+        lname: 'Ruiz',
+      })
+      assert.equal(res.statusCode, 201, res.body)
+      return res.json().language as string
+    }
+    assert.equal(await create(), 'en')
+    await change(b.as, { language: 'es' })
+    assert.equal(await create(), 'es')
+    const mine = await admin.as('POST', '/api/users/', {
+      email: `${unique('u')}@example.org`,
+      fname: 'Al',
+      lname: 'Lee',
+    })
+    assert.equal(mine.json().language, 'en', "another stake's default is not this one's")
+  })
 })
 
 describe("the daily jobs run per stake at DAILY_HOUR in each stake's own time zone", () => {

@@ -57,6 +57,8 @@ export interface NewUser {
   lname: string
   password_hash: string
   force_password_reset: boolean
+  /** The stake's default language when not given (docs/api-reference.md §14). */
+  language?: 'en' | 'es'
   now: string
 }
 
@@ -71,6 +73,7 @@ export function insertUser(db: Executor, user: NewUser) {
       password_hash: user.password_hash,
       active: true,
       force_password_reset: user.force_password_reset,
+      ...(user.language ? { language: user.language } : {}),
       created_at: user.now,
       updated_at: user.now,
     })

@@ -1,3 +1,4 @@
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import type { CreateUserBody, Permission, UpdateUserBody, User, UserListQuery, UserSummary } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isUniqueViolation } from '../../db/database.ts'
@@ -42,9 +43,10 @@ export class UsersService {
     try {
       // Created by an administrator: the user must choose their own password.
       const now = this.ctx.clock.iso()
-      const user = { ...body, password_hash, force_password_reset: true, now }
       const row = await withTransaction(this.ctx.db, async (trx) => {
-        const row = await repo.insertUser(trx, user)
+        // A new user speaks the stake's default language until choosing another.
+        const { language } = await currentStakeSettings(trx)
+        const row = await repo.insertUser(trx, { ...body, password_hash, force_password_reset: true, language, now })
         await record(
           trx,
           this.ctx,
