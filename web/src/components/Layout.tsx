@@ -2,9 +2,10 @@ import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useMe } from '../auth/AuthProvider'
-import { can } from '../auth/roles'
+import { can, canAdministerStake } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
+import { useStake } from '../api/stake'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
 import { NotificationBell } from './NotificationBell'
@@ -29,6 +30,7 @@ export function Layout({ children }: { children: ReactNode }) {
     }
   }, [pathname])
 
+  const stakeName = useStake().data?.name
   const needsMe = useActions().data?.count ?? 0
   useEffect(() => {
     setTitleCount(needsMe)
@@ -43,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
     { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
     { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
+    { to: ROUTES.stakeSettings, label: t('nav.stake'), show: canAdministerStake(me) },
   ]
 
   return (
@@ -54,6 +57,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <NavLink to={ROUTES.board} className="brand">
           {t('appShort')}
         </NavLink>
+        {/* A long name is cut short with an ellipsis; the whole of it is in the tooltip. */}
+        {stakeName && (
+          <span className="stake-name" title={stakeName} data-testid="stake-name">
+            {stakeName}
+          </span>
+        )}
         <nav aria-label={t('nav.label')} className="mainnav">
           {links
             .filter((l) => l.show)
