@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useMe } from '../auth/AuthProvider'
-import { can, canAdministerStake } from '../auth/roles'
+import { can } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { useStake } from '../api/stake'
@@ -45,7 +45,6 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
     { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
     { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
-    { to: ROUTES.stakeSettings, label: t('nav.stake'), show: canAdministerStake(me) },
   ]
 
   return (
@@ -55,14 +54,14 @@ export function Layout({ children }: { children: ReactNode }) {
       </a>
       <header className="topbar">
         <NavLink to={ROUTES.board} className="brand">
-          {t('appShort')}
+          <span>{t('appShort')}</span>
+          {/* Under the app's name, cut short with an ellipsis (the whole name in the tooltip and the link's name). */}
+          {stakeName && (
+            <span className="stake-name" title={stakeName} data-testid="stake-name">
+              {stakeName}
+            </span>
+          )}
         </NavLink>
-        {/* A long name is cut short with an ellipsis; the whole of it is in the tooltip. */}
-        {stakeName && (
-          <span className="stake-name" title={stakeName} data-testid="stake-name">
-            {stakeName}
-          </span>
-        )}
         <nav aria-label={t('nav.label')} className="mainnav">
           {links
             .filter((l) => l.show)

@@ -58,7 +58,7 @@ export default function CreateStakePage() {
       <main className="auth-page">
         <div className="card auth-card">
           <h1>{t('create.title')}</h1>
-          <p className="info-box" role="status">
+          <p className="info-box" role="alert">
             {t('create.closed')}
           </p>
           <p>
