@@ -19,14 +19,14 @@ export const stakeKeys = {
   current: () => [...stakeKeys.all, 'current'] as const,
 }
 
-export const fetchStake = () => api<Stake>('/stake')
+const fetchStake = () => api<Stake>('/stake')
 
 /** The signed-in user's stake. It changes rarely (an administrator's save refetches it). */
 export function useStake() {
   return useQuery({ queryKey: stakeKeys.current(), queryFn: fetchStake, staleTime: 30 * 60_000 })
 }
 
-export const saveStake = (body: StakeBody) => api<Stake>('/stake', { method: 'PUT', body })
+const saveStake = (body: StakeBody) => api<Stake>('/stake', { method: 'PUT', body })
 
 /**
  * PUT /stake (holders of all seven permissions). The approval counts and the
@@ -46,7 +46,7 @@ export function useSaveStake() {
  * (the person has no account yet); the answer is a sign-in's, so the session
  * begins exactly as after the sign-in form (AuthProvider.beginSession).
  */
-export const createStake = (body: StakeSignup) =>
+const createStake = (body: StakeSignup) =>
   api<TokenResponse>('/stakes', { method: 'POST', body, anonymous: true })
 
 export function useCreateStake() {
