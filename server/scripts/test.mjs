@@ -56,9 +56,20 @@ if (built.status !== 0) {
 }
 
 const pgUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
-let ok = run('SQLite', { TEST_DIALECT: 'sqlite' })
+// TEST_ONLY=sqlite|postgres runs one database's suite (a developer's shortcut; CI runs both).
+const onlyDialect = process.env.TEST_ONLY ?? ''
+let ok = onlyDialect === 'postgres' ? true : run('SQLite', { TEST_DIALECT: 'sqlite' })
 
-if (await postgresReachable(pgUrl)) {
+/**
+ * The server under test connects as this role: not a superuser and without
+ * BYPASSRLS, so PostgreSQL's row-level security holds it (docs/api-reference.md
+ * §14). Tests' own direct queries and migrations keep the superuser.
+ */
+const APP_ROLE = 'stake_test_app'
+
+if (onlyDialect === 'sqlite') {
+  // nothing more
+} else if (await postgresReachable(pgUrl)) {
   const template = `stake_tpl_${process.pid}`
   const admin = new pg.Client({ connectionString: pgUrl })
   await admin.connect()
@@ -75,7 +86,24 @@ if (await postgresReachable(pgUrl)) {
     console.error('Could not migrate the PostgreSQL template database')
     ok = false
   } else {
-    ok = run('PostgreSQL', { TEST_DIALECT: 'postgres', TEST_PG_URL: pgUrl, TEST_PG_TEMPLATE: template }) && ok
+    await admin.query(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_ROLE}') THEN
+        CREATE ROLE ${APP_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+      END IF;
+    END $$`)
+    const tpl = new pg.Client({ connectionString: url.toString() })
+    await tpl.connect()
+    await tpl.query(`GRANT USAGE ON SCHEMA public TO ${APP_ROLE}`)
+    await tpl.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${APP_ROLE}`)
+    await tpl.query(`GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO ${APP_ROLE}`)
+    await tpl.end()
+    ok =
+      run('PostgreSQL', {
+        TEST_DIALECT: 'postgres',
+        TEST_PG_URL: pgUrl,
+        TEST_PG_TEMPLATE: template,
+        TEST_PG_APP_ROLE: APP_ROLE,
+      }) && ok
   }
   const leftovers = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${template}_f_%`])
   for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`)

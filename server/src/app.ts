@@ -20,6 +20,7 @@ import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
+import { inStake, runInScope, type ScopeStore } from './db/stake-scope.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
@@ -114,6 +115,21 @@ export function apiAlias(url: string): string {
   return ROOT_ALIASES.has(segment) ? `/api/${path}` : url
 }
 
+/** `?stake=<id>`: the stake an anonymous caller asks about (docs/api-reference.md §14); anything else is ignored. */
+function requestedStake(url: string): number | null {
+  const query = url.indexOf('?')
+  if (query < 0) return null
+  const raw = new URLSearchParams(url.slice(query + 1)).get('stake')
+  return raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : null
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The stake this request runs in (db/stake-scope.ts). */
+    scopeStore: ScopeStore | null
+  }
+}
+
 /** Builds the whole application; never listens (main.ts does). */
 export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const { config, db, dialect } = deps
@@ -140,7 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
-  await syncHighCouncilSeats(db, dialect, config.highCouncilSeats)
+  await inStake(config.defaultStakeId, () => syncHighCouncilSeats(db, dialect, config.highCouncilSeats))
   const ctx: AppContext = {
     config,
     db,
@@ -149,6 +165,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     tokens: new AccessTokens(secret, config.accessTokenTtlSeconds),
     hasher: new PasswordHasher(config.argon2),
   }
+
+  // Every request runs in one stake (db/stake-scope.ts): the deployment's
+  // default stake, or the one `?stake=<id>` names, until the session check
+  // (plugins/auth.ts) puts the signed-in user's own. Entered again before the
+  // handler: reading the body from the socket loses the async context.
+  app.decorateRequest('scopeStore', null)
+  app.addHook('onRequest', (request, _reply, done) => {
+    const store: ScopeStore = { scope: { stakeId: requestedStake(request.url) ?? config.defaultStakeId } }
+    request.scopeStore = store
+    runInScope(store, done)
+  })
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.scopeStore) runInScope(request.scopeStore, done)
+    else done()
+  })
 
   // One JSON line per request, with its id (request.log carries it); never
   // headers, cookies, bodies or the query string.

@@ -11,6 +11,7 @@ import { ValidationFailure } from './errors.ts'
 import { systemClock } from './clock.ts'
 import { CLI_COMMANDS } from './cli.commands.ts'
 import { withTransaction } from './db/transaction.ts'
+import { acrossStakes, inStake } from './db/stake-scope.ts'
 import { backupCommand } from './modules/ops/backup.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -45,7 +46,12 @@ async function main(argv: string[]): Promise<number> {
   }
   // Before migrate(): a backup copies the database as it is, a restore must not touch the target first.
   if (command === 'backup' || command === 'restore') return backupCommand(command, args, config)
-  const database = createDatabase(config.databaseUrl, { timeouts: config.timeouts })
+  // The operator's commands act on the default stake unless they say otherwise
+  // (`stake ...` works across stakes; reset-password finds the user's).
+  const database = createDatabase(config.databaseUrl, {
+    timeouts: config.timeouts,
+    fallbackScope: { stakeId: config.defaultStakeId },
+  })
   try {
     await migrate(database.db)
     const hasher = new PasswordHasher(config.argon2)
@@ -79,15 +85,17 @@ async function main(argv: string[]): Promise<number> {
         const password = option(args, '--password')
         const [email] = args
         if (!email) throw new UsageError('reset-password needs <email>')
-        const user = await findUserByEmail(database.db, email)
+        const user = await acrossStakes(() => findUserByEmail(database.db, email))
         if (!user) throw new UsageError(`no user with email ${email}`)
         if (password) checkNewPassword(password, 'password')
         const chosen = password ?? randomPassword()
         const password_hash = await hasher.hash(chosen)
-        await withTransaction(database.db, async (trx) => {
-          await updateUser(trx, user.id, { password_hash, force_password_reset: true, active: true }, now)
-          await deleteUserSessions(trx, user.id)
-        })
+        await inStake(user.stake_id, () =>
+          withTransaction(database.db, async (trx) => {
+            await updateUser(trx, user.id, { password_hash, force_password_reset: true, active: true }, now)
+            await deleteUserSessions(trx, user.id)
+          }),
+        )
         console.log(
           `Password reset for <${user.email}>${password ? '' : `; one-time password: ${chosen}`} (must be changed at sign-in)`,
         )

@@ -20,6 +20,10 @@ export interface Config {
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
+  /** DEFAULT_STAKE_ID: the stake anonymous routes answer for unless `?stake=` names one (docs/api-reference.md §14). */
+  defaultStakeId: number
+  /** STAKE_NAME: the name of the first stake of a new database. */
+  stakeName: string
   /** Days the audit log keeps an entry (docs/api-reference.md §13); housekeeping deletes older ones. */
   auditRetentionDays: number
   /** IANA time zone the stake's meeting times are in (calendar feed). */
@@ -250,6 +254,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     spApprovalsRequired: int(env, 'SP_APPROVALS_REQUIRED', 2, 1, 3),
     hcApprovalsRequired: int(env, 'HC_APPROVALS_REQUIRED', 3, 1, 100),
     highCouncilSeats: int(env, 'HIGH_COUNCIL_SEATS', 12, 1, 100),
+    defaultStakeId: int(env, 'DEFAULT_STAKE_ID', 1, 1, 2147483647),
+    stakeName: env.STAKE_NAME?.trim().slice(0, 100) || 'Our Stake',
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 730, 1, 36500),
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
+import { dialectOf } from './db/dialect.ts'
+import { inStake } from './db/stake-scope.ts'
 import { configWarnings, type Config } from './config.ts'
 import type { DB } from './db/schema.ts'
 import { ensureBootstrapAdmin } from './modules/auth/bootstrap.ts'
@@ -17,16 +19,33 @@ export interface FirstRun {
  */
 export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<FirstRun | null> {
   for (const warning of configWarnings(config)) app.log.warn(warning)
-  const admin = await ensureBootstrapAdmin(
-    db,
-    new PasswordHasher(config.argon2),
-    config.adminEmail,
-    config.initialAdminPassword,
-    new Date(),
+  if (await bypassesRowSecurity(db)) {
+    app.log.warn(
+      'The database role bypasses row-level security (a superuser or BYPASSRLS): stakes are then kept apart by the ' +
+        'queries\' filters alone. Connect as a role without those rights (README, "Running it for real").',
+    )
+  }
+  // A new database's first administrator belongs to the default stake.
+  const admin = await inStake(config.defaultStakeId, () =>
+    ensureBootstrapAdmin(
+      db,
+      new PasswordHasher(config.argon2),
+      config.adminEmail,
+      config.initialAdminPassword,
+      new Date(),
+    ),
   )
   if (!admin.created) return null
   app.log.info({ email: config.adminEmail }, 'bootstrap administrator created')
   return admin.generatedPassword ? { email: config.adminEmail, password: admin.generatedPassword } : null
+}
+
+/** PostgreSQL: whether the server's role skips row-level security (the second wall between stakes). */
+export async function bypassesRowSecurity(db: Kysely<DB>): Promise<boolean> {
+  if (dialectOf(db) !== 'postgres') return false
+  const { rows } = await sql<{ bypass: boolean }>`
+    SELECT rolsuper OR rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user`.execute(db)
+  return rows[0]?.bypass === true
 }
 
 /**

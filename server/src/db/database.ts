@@ -5,6 +5,7 @@ import pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
 import { guardedPool, type ErrorSink, type PgTimeouts } from './pg-pool.ts'
+import { StakeScopePlugin, type StakeScope } from './stake-scope.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -78,6 +79,12 @@ export interface DatabaseOptions {
   timeouts?: DatabaseTimeouts
   /** Connection failures outside any query (default: written to stderr). A database error never ends the process. */
   onError?: ErrorSink
+  /**
+   * The stake of queries run outside any stake context (stake-scope.ts):
+   * none by default — such a query on a stake-owned table throws. Tests'
+   * direct access to their database works in the default stake.
+   */
+  fallbackScope?: StakeScope | null
 }
 
 const logToStderr: ErrorSink = (error, where) => console.error(`database ${where} error: ${error.message}`)
@@ -88,11 +95,23 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length) || ':memory:'
     const raw = openSqlite(file, timeouts.sqliteBusyTimeoutMs)
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqliteDriver(raw) as never }) })
+    const db = new Kysely<DB>({
+      dialect: new SqliteDialect({ database: sqliteDriver(raw) as never }),
+      plugins: [new StakeScopePlugin(options.fallbackScope ?? null)],
+    })
     return { db, dialect: 'sqlite', close: () => db.destroy() }
   }
-  const { pool } = guardedPool(url, options.poolSize ?? 10, timeouts, options.onError ?? logToStderr)
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  const { pool } = guardedPool(
+    url,
+    options.poolSize ?? 10,
+    timeouts,
+    options.onError ?? logToStderr,
+    options.fallbackScope ?? null,
+  )
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new StakeScopePlugin(options.fallbackScope ?? null)],
+  })
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }
 

@@ -20,7 +20,7 @@ const oldNameOf = Object.fromEntries(Object.entries(RENAMED_MIGRATIONS).map(([fr
 
 /** An empty database (no migrations run): in memory, or a new PostgreSQL database dropped afterwards. */
 async function blankDatabase(): Promise<Database> {
-  if (dialect === 'sqlite') return createDatabase('sqlite::memory:')
+  if (dialect === 'sqlite') return createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
   const adminUrl = process.env.TEST_PG_URL
   const template = process.env.TEST_PG_TEMPLATE
   if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
@@ -38,7 +38,7 @@ async function blankDatabase(): Promise<Database> {
   })
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  return createDatabase(url.toString())
+  return createDatabase(url.toString(), { fallbackScope: { stakeId: 1 } })
 }
 
 /** The migrations as an older checkout had them: only those before `before`, under their names of then. */
@@ -52,7 +52,7 @@ async function migrateAsBefore(db: Kysely<any>, before: string): Promise<void> {
       return migrations
     },
   }
-  const { error } = await new Migrator({ db, provider }).migrateToLatest()
+  const { error } = await new Migrator({ db: db.withoutPlugins(), provider }).migrateToLatest()
   if (error) throw error
 }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import { acrossStakes } from './stake-scope.ts'
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
@@ -33,12 +34,17 @@ export async function migrationNames(): Promise<string[]> {
  * Migrations are forward-only: a merged migration is never edited and there is
  * no down().
  */
-export async function migrate(db: Kysely<any>): Promise<string[]> {
-  await applyRenames(db)
-  const migrator = new Migrator({ db, provider })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) throw error
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+export function migrate(db: Kysely<any>): Promise<string[]> {
+  // Migrations see every stake's rows as they are: no stake filter
+  // (stake-scope.ts), and PostgreSQL's row-level security set to every stake.
+  return acrossStakes(async () => {
+    const raw = db.withoutPlugins()
+    await applyRenames(raw)
+    const migrator = new Migrator({ db: raw, provider })
+    const { error, results } = await migrator.migrateToLatest()
+    if (error) throw error
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+  })
 }
 
 /**

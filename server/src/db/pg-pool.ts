@@ -1,6 +1,10 @@
 import pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import { DatabaseUnavailable } from './unavailable.ts'
+import { scopeSetting, type StakeScope } from './stake-scope.ts'
+
+/** The `app.stake_id` each connection was last given (stake-scope.ts): set again only when it changes. */
+const connectionScope = new WeakMap<pg.PoolClient, string>()
 
 export interface PgTimeouts {
   /** Waiting for a connection, a free one from the pool or a new one. */
@@ -28,6 +32,7 @@ export function guardedPool(
   poolSize: number,
   timeouts: PgTimeouts,
   onError: ErrorSink,
+  fallbackScope: StakeScope | null = null,
 ): { pool: PostgresPool; raw: pg.Pool } {
   const raw = new pg.Pool({
     connectionString: url,
@@ -56,7 +61,19 @@ export function guardedPool(
         async query(sql: string, parameters: readonly unknown[]) {
           if (broken && sql === 'rollback') return { command: 'ROLLBACK', rowCount: 0, rows: [] }
           try {
-            return await client.query(sql, parameters as unknown[])
+            // Row-level security reads the stake from this setting (stake-scope.ts): it
+            // follows the async context of the code running the statement.
+            // Not before the end of a transaction: an aborted one refuses every other statement.
+            const setting = scopeSetting(fallbackScope)
+            if (connectionScope.get(client) !== setting && sql !== 'rollback' && sql !== 'commit') {
+              connectionScope.delete(client)
+              await client.query(`SELECT set_config('app.stake_id', $1, false)`, [setting])
+              connectionScope.set(client, setting)
+            }
+            const result = await client.query(sql, parameters as unknown[])
+            // A rolled-back transaction also takes back a setting made inside it.
+            if (sql === 'rollback') connectionScope.delete(client)
+            return result
           } catch (error) {
             // SQL errors keep their SQLSTATE; type errors are ours (bad parameters), not the database's.
             if (error instanceof pg.DatabaseError || error instanceof TypeError || error instanceof RangeError)

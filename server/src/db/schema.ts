@@ -10,12 +10,29 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
  * so they compare correctly as text and need no per-dialect parsing. Booleans
  * are real booleans on PostgreSQL and 0/1 on SQLite: read them with Boolean().
  */
+/** One stake (docs/api-reference.md §14): its settings, which were environment variables. */
+export interface StakesTable {
+  id: Generated<number>
+  name: string
+  timezone: string
+  language: string
+  sp_approvals_required: number
+  hc_approvals_required: number
+  high_council_seats: number
+  /** The default stake of an install that predates stakes follows the environment variables until its settings are saved in the app. */
+  settings_from_env: SqlBool
+  created_at: string
+  updated_at: string
+}
+
 export interface AppSettingsTable {
   key: string
   value: string
 }
 
 export interface UsersTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   id: Generated<number>
   email: string
   /** lower(trim(email)); unique — the case-insensitive identity. */
@@ -32,11 +49,15 @@ export interface UsersTable {
 }
 
 export interface UserPermissionsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   user_id: number
   permission: string
 }
 
 export interface SessionsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   id: string
   user_id: number
   token_hash: string
@@ -55,6 +76,8 @@ export interface SessionsTable {
 
 /** Hashes of the refresh secrets a session rotated out (S6): only these are reuse. */
 export interface SessionRetiredTokensTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   session_id: string
   token_hash: string
   retired_at: string
@@ -72,6 +95,8 @@ export interface LoginThrottleTable {
 }
 
 export interface CallingsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   id: Generated<number>
   name: string
   /** lower(trim(name)); unique. */
@@ -85,11 +110,15 @@ export interface CallingsTable {
 }
 
 export interface CallingPermissionsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   calling_id: number
   permission: string
 }
 
 export interface CallingSlotsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   calling_id: number
   slot_id: number
   user_id: number | null
@@ -98,6 +127,8 @@ export interface CallingSlotsTable {
 }
 
 export interface CallingSlotHistoryTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   id: Generated<number>
   calling_id: number
   slot_id: number
@@ -107,6 +138,8 @@ export interface CallingSlotHistoryTable {
 }
 
 export interface WardsTable {
+  /** The stake the row belongs to (db/stake-scope.ts fills it in). */
+  stake_id: Generated<number>
   id: Generated<number>
   name: string
   name_key: string
@@ -122,6 +155,7 @@ export interface WardsTable {
  * (`modules/<domain>/<domain>.tables.ts`), composed here explicitly.
  */
 export interface DB extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables {
+  stakes: StakesTable
   app_settings: AppSettingsTable
   users: UsersTable
   user_permissions: UserPermissionsTable

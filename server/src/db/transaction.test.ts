@@ -143,7 +143,10 @@ describe('withTransaction', () => {
 describe('withTransaction on a SQLite file shared by two connections', { skip: dialect !== 'sqlite' }, () => {
   it('a transaction whose snapshot another connection overtook (SQLITE_BUSY_SNAPSHOT) runs again and commits', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-busy-'))
-    const [mine, other] = [createDatabase(`sqlite:${dir}/db.sqlite`), createDatabase(`sqlite:${dir}/db.sqlite`)]
+    const [mine, other] = [
+      createDatabase(`sqlite:${dir}/db.sqlite`, { fallbackScope: { stakeId: 1 } }),
+      createDatabase(`sqlite:${dir}/db.sqlite`, { fallbackScope: { stakeId: 1 } }),
+    ]
     try {
       await sql`create table counter (id integer primary key, n integer not null)`.execute(mine.db)
       await sql`insert into counter values (1, 0)`.execute(mine.db)

@@ -7,6 +7,7 @@ import { findSessionAccess, touchSharedSession } from '../modules/auth/sessions.
 import { ACTIVITY_WRITE_SECONDS, idleCutoff } from '../modules/auth/shared-sessions.ts'
 import { addSeconds } from '../clock.ts'
 import { retrying } from '../db/transaction.ts'
+import { acrossStakes, setScope } from '../db/stake-scope.ts'
 import { parsePermissionList } from '../modules/users/permissions.repository.ts'
 import { toUser } from '../modules/users/users.repository.ts'
 
@@ -68,8 +69,11 @@ export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContex
     const { sessionId, userId } = verified.claims
     const nowIso = now.toISOString()
     const cutoff = idleCutoff(now)
-    const row = await findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, nowIso, cutoff)
+    // The session names the user, and the user his stake: found across stakes,
+    // then everything else in this request runs in that stake alone.
+    const row = await acrossStakes(() => findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, nowIso, cutoff))
     if (!row) throw unauthorized()
+    setScope({ stakeId: row.stake_id })
     // A shared-computer session's activity is its requests (docs/api-reference.md §13),
     // written at most once a minute; other sessions write nothing here.
     const staleBefore = addSeconds(now, -ACTIVITY_WRITE_SECONDS).toISOString()

@@ -51,7 +51,7 @@ describe('S15 COOKIE_SECURE default from PUBLIC_URL', () => {
       })
       const t = await createTestApp(env, { logger: { level: 'info', stream } })
       try {
-        await startupTasks(t.app, t.config, t.database.db)
+        await startupTasks(t.app, t.config, t.appDb)
       } finally {
         await t.close()
       }

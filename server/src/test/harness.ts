@@ -6,6 +6,7 @@ import { parseConfig, type Config } from '../config.ts'
 import type { Clock } from '../clock.ts'
 import { createDatabase, type Database } from '../db/database.ts'
 import { migrate } from '../db/migrate.ts'
+import { StakeScopePlugin } from '../db/stake-scope.ts'
 import type { FastifyTypebox } from '../http.ts'
 import { PasswordHasher } from '../modules/auth/passwords.ts'
 
@@ -34,9 +35,19 @@ export class TestClock implements Clock {
   }
 }
 
+/**
+ * Tests' own queries (`t.database.db`) run in the default stake when they
+ * name none, like an operator's; the app's never do (db/stake-scope.ts). On
+ * PostgreSQL they connect as the superuser, past row-level security.
+ */
+const DIRECT_SCOPE = { stakeId: 1 }
+const strict = (db: Database['db']) => db.withoutPlugins().withPlugin(new StakeScopePlugin(null))
+
 export interface TestApp {
   app: FastifyTypebox
   database: Database
+  /** The app's own handle: no default stake; on PostgreSQL the role row-level security holds. */
+  appDb: Database['db']
   clock: TestClock
   config: Config
   hasher: PasswordHasher
@@ -47,11 +58,12 @@ export interface TestApp {
  * PostgreSQL database cloned from the migrated template that scripts/test.mjs
  * prepared, dropped again afterwards.
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ database: Database; appDb: Database['db']; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
-    const database = createDatabase('sqlite::memory:')
+    const database = createDatabase('sqlite::memory:', { fallbackScope: DIRECT_SCOPE })
     await migrate(database.db)
-    return { database, drop: async () => {} }
+    // The same connection, without the tests' default stake: the app's queries need their own.
+    return { database, appDb: strict(database.db), drop: async () => {} }
   }
   const adminUrl = process.env.TEST_PG_URL
   const template = process.env.TEST_PG_TEMPLATE
@@ -64,10 +76,15 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   await admin.end()
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = createDatabase(url.toString(), { poolSize: 8 })
+  const database = createDatabase(url.toString(), { poolSize: 4, fallbackScope: DIRECT_SCOPE })
   await migrate(database.db) // no-op on the template's schema; runs anything newer
+  // The server connects as a role that row-level security holds (scripts/test.mjs made it).
+  const appUrl = new URL(url)
+  appUrl.username = process.env.TEST_PG_APP_ROLE ?? appUrl.username
+  const app = createDatabase(appUrl.toString(), { poolSize: 8 })
   return {
-    database,
+    database: { ...database, close: () => Promise.all([app.close(), database.close()]).then(() => undefined) },
+    appDb: app.db,
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl })
       await client.connect()
@@ -88,14 +105,15 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
-  const { database, drop } = await freshDatabase()
+  const { database, appDb, drop } = await freshDatabase()
   const clock = new TestClock()
   const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
-  const app = await buildApp({ config, db: database.db, dialect: database.dialect, clock, logger: options.logger })
+  const app = await buildApp({ config, db: appDb, dialect: database.dialect, clock, logger: options.logger })
   await app.ready()
   return {
     app,
     database,
+    appDb,
     clock,
     config,
     hasher: new PasswordHasher(TEST_ARGON2),

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely'
 
 export interface AuditLogTable {
+  stake_id: Generated<number>
   id: Generated<number>
   at: string
   actor_id: number | null

@@ -10,6 +10,7 @@ import * as sessions from './sessions.repository.ts'
 import { SignInAttempts } from './attempts.ts'
 import { hashSecret, newRefreshSecret, newSessionId, nextRefreshSecret, parseRefreshToken, sameHash } from './tokens.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { acrossStakes, setScope } from '../../db/stake-scope.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
 import { type AuditDetail } from '../audit/audit.repository.ts'
@@ -78,7 +79,10 @@ export class AuthService {
     // Counted before the password is checked (S4); an active lock wins even over a correct password.
     const admission = await this.attempts.admit(keys)
 
-    const user = await findUserByEmail(db, account)
+    // Emails are unique across the deployment: the address finds the stake, and
+    // everything after runs in the user's stake (docs/api-reference.md §14).
+    const user = await acrossStakes(() => findUserByEmail(db, account))
+    if (user) setScope({ stakeId: user.stake_id })
     // Unknown email, wrong password and inactive user take the same path and
     // the same time: one argon2 verification each, one audit write each.
     const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
@@ -141,6 +145,10 @@ export class AuthService {
     const nowIso = now.toISOString()
     const cutoff = idleCutoff(now)
     const presented = hashSecret(parsed.secret)
+    // The session's stake: everything after runs in it alone.
+    const stake = await acrossStakes(() => sessions.findSessionStake(db, parsed.sessionId))
+    if (stake === undefined) throw sessionExpired()
+    setScope({ stakeId: stake })
 
     for (let attempt = 0; attempt < 2; attempt++) {
       // The usual case: one conditional write, for the current token of a live session.

@@ -49,6 +49,12 @@ export function findSessionForRefresh(db: Executor, id: string) {
  * statement, so one snapshot). Nothing is kept between requests, so logout,
  * a password change, deactivation and a withdrawn grant stop the next request.
  */
+/** The stake of a session (looked up across stakes by a refresh). */
+export async function findSessionStake(db: Kysely<DB>, id: string): Promise<number | undefined> {
+  const row = await db.selectFrom('sessions').select('stake_id').where('id', '=', id).executeTakeFirst()
+  return row?.stake_id
+}
+
 export function findSessionAccess(
   db: Kysely<DB>,
   dialect: Dialect,
@@ -63,6 +69,7 @@ export function findSessionAccess(
     .select(['s.shared', 's.last_used_at'])
     .select([
       'u.id',
+      'u.stake_id',
       'u.email',
       'u.fname',
       'u.lname',

@@ -230,13 +230,16 @@ export const BISHOP = 'bishop'
  * starting at once (the calling row is locked on PostgreSQL).
  */
 export async function syncHighCouncilSeats(db: Kysely<DB>, dialect: Dialect, seats: number): Promise<void> {
-  await withTransaction(db, async (trx) => {
-    const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
-    if (!calling) return
-    await lockCalling(trx, calling.id, dialect, 'update')
-    const top = Math.max(seats, await highestFilledSlot(trx, calling.id))
-    await deleteEmptySlotsAbove(trx, calling.id, top)
-    await ensureSlots(trx, calling.id, seats)
-    if (calling.max_slots !== top) await setMaxSlots(trx, calling.id, top)
-  })
+  await withTransaction(db, (trx) => syncHighCouncilSeatsIn(trx, dialect, seats))
+}
+
+/** The same, inside the caller's transaction. */
+export async function syncHighCouncilSeatsIn(trx: Executor, dialect: Dialect, seats: number): Promise<void> {
+  const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
+  if (!calling) return
+  await lockCalling(trx, calling.id, dialect, 'update')
+  const top = Math.max(seats, await highestFilledSlot(trx, calling.id))
+  await deleteEmptySlotsAbove(trx, calling.id, top)
+  await ensureSlots(trx, calling.id, seats)
+  if (calling.max_slots !== top) await setMaxSlots(trx, calling.id, top)
 }

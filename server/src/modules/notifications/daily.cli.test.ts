@@ -19,7 +19,7 @@ describe('npm run cli -- daily', { skip: dialect !== 'sqlite' && 'runs in the SQ
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-daily-'))
     try {
       const file = path.join(dir, 'stake.db')
-      const database = createDatabase(`sqlite:${file}`)
+      const database = createDatabase(`sqlite:${file}`, { fallbackScope: { stakeId: 1 } })
       await migrate(database.db)
       await database.close()
 
@@ -34,7 +34,7 @@ describe('npm run cli -- daily', { skip: dialect !== 'sqlite' && 'runs in the SQ
       assert.equal(forced.status, 0, forced.stderr)
       assert.match(forced.stdout, /Daily jobs for/)
 
-      const check = createDatabase(`sqlite:${file}`)
+      const check = createDatabase(`sqlite:${file}`, { fallbackScope: { stakeId: 1 } })
       const runs = await check.db.selectFrom('daily_runs').selectAll().execute()
       await check.close()
       assert.equal(runs.length, 1)

@@ -6,6 +6,8 @@ import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
+import { inStake } from '../../db/stake-scope.ts'
+import { stakeIds } from '../stakes/stakes.repository.ts'
 import type { Job, JobLog } from '../../jobs/job.ts'
 import { dailyBackup } from '../ops/backup.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
@@ -86,7 +88,7 @@ export async function runDaily(deps: DailyDeps, options: { force?: boolean } = {
     deps.db
       .insertInto('daily_runs')
       .values({ day, started_at: now.toISOString(), finished_at: null })
-      .onConflict((oc) => oc.column('day').doNothing())
+      .onConflict((oc) => oc.columns(['stake_id', 'day']).doNothing())
       .returning('day')
       .executeTakeFirst(),
   )
@@ -113,27 +115,33 @@ export const dailyJob = (deps: DailyDeps & { log: JobLog }): Job => ({
   name: 'daily',
   every: DAILY_CHECK_MS,
   async run() {
-    const { day, hour } = localDayAndHour(deps.clock.now(), deps.config.stakeTimezone)
-    if (hour < deps.config.dailyHour) return
-    if (await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()) return
-    const result = await runDaily(deps)
-    if (!result.ran) return
-    deps.log.info({ daily: result }, 'daily jobs done')
-    // The day's backup, once the day is claimed (one instance takes it); a failure is logged, not thrown.
-    await dailyBackup(deps.config, deps.log)
+    // Each stake's day, claimed in that stake (docs/api-reference.md §14); the
+    // backup, of the whole database, follows the default stake's claim.
+    for (const stakeId of await stakeIds(deps.db)) {
+      const result = await inStake(stakeId, async () => {
+        const { day, hour } = localDayAndHour(deps.clock.now(), deps.config.stakeTimezone)
+        if (hour < deps.config.dailyHour) return null
+        if (await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()) return null
+        return runDaily(deps)
+      })
+      if (!result?.ran) continue
+      deps.log.info({ daily: result, stake_id: stakeId }, 'daily jobs done')
+      if (stakeId === deps.config.defaultStakeId) await dailyBackup(deps.config, deps.log)
+    }
   },
 })
 
-/** `npm run cli -- daily [--force]`: the daily jobs on demand (e.g. from cron). */
 export const DAILY_CLI: CliCommand[] = [
   {
     name: 'daily',
     usage: 'daily [--force]',
     description: 'run the daily jobs now (digest, reminders, purge); once a day unless --force',
     async run(database, args, config) {
-      const result = await runDaily(
-        { db: database.db, dialect: database.dialect, clock: systemClock, config },
-        { force: args.includes('--force') },
+      const result = await inStake(config.defaultStakeId, () =>
+        runDaily(
+          { db: database.db, dialect: database.dialect, clock: systemClock, config },
+          { force: args.includes('--force') },
+        ),
       )
       if (!result.ran) {
         console.log(`The daily jobs already ran on ${result.day}; nothing sent (use --force to run them again).`)

@@ -30,7 +30,7 @@ describe(
       receiver = await SmtpReceiver.start()
       const url = new URL(adminUrl)
       url.pathname = `/${name}`
-      database = createDatabase(url.toString())
+      database = createDatabase(url.toString(), { fallbackScope: { stakeId: 1 } })
       const now = new Date().toISOString()
       await database.db
         .insertInto('mail_outbox')

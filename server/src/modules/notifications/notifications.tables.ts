@@ -3,6 +3,7 @@ import type { EmailPreference, NotificationKind } from '@stake/contract'
 
 /** Table types of notifications, mail and reminders (migration 20261125001000_notifications). */
 export interface NotificationsTable {
+  stake_id: Generated<number>
   id: Generated<number>
   user_id: number
   kind: NotificationKind
@@ -16,6 +17,7 @@ export interface NotificationsTable {
 }
 
 export interface NotificationPreferencesTable {
+  stake_id: Generated<number>
   user_id: number
   email: EmailPreference
   updated_at: string
@@ -25,6 +27,7 @@ export interface NotificationPreferencesTable {
 export type OutboxRowStatus = 'pending' | 'sending' | 'sent' | 'failed'
 
 export interface MailOutboxTable {
+  stake_id: Generated<number>
   id: Generated<number>
   user_id: number | null
   to_address: string
@@ -45,11 +48,13 @@ export interface MailOutboxTable {
 }
 
 export interface ProposalRemindersTable {
+  stake_id: Generated<number>
   proposal_id: number
   last_manual_at: string
 }
 
 export interface AutoRemindersTable {
+  stake_id: Generated<number>
   proposal_id: number
   user_id: number
   stage_changed_at: string
@@ -57,6 +62,7 @@ export interface AutoRemindersTable {
 }
 
 export interface DailyRunsTable {
+  stake_id: Generated<number>
   /** YYYY-MM-DD in the stake's time zone. */
   day: string
   started_at: string

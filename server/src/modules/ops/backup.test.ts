@@ -94,7 +94,7 @@ describe('the daily jobs in the server', () => {
       STAKE_TIMEZONE: 'UTC',
       DAILY_HOUR: '0',
     })
-    const database = createDatabase(config.databaseUrl)
+    const database = createDatabase(config.databaseUrl, { fallbackScope: { stakeId: 1 } })
     try {
       await migrate(database.db)
       const deps = { db: database.db, dialect: database.dialect, clock: new TestClock(), config }
@@ -115,7 +115,7 @@ describe('backupBeforeMigrate', () => {
 
   it('copies a database with tables and pending migrations, labelled pre-migrate', async () => {
     const file = sqliteFileWith('old.db', `CREATE TABLE legacy (x); INSERT INTO legacy VALUES (1)`)
-    const database = createDatabase(`sqlite:${file}`)
+    const database = createDatabase(`sqlite:${file}`, { fallbackScope: { stakeId: 1 } })
     try {
       const copy = await backupBeforeMigrate({ databaseUrl: `sqlite:${file}`, backupDir }, database.db, 'sqlite')
       assert.match(copy!, /-pre-migrate\.sqlite$/)
@@ -130,7 +130,7 @@ describe('backupBeforeMigrate', () => {
   it('takes no copy of a new (empty) database, of an up-to-date one, or on PostgreSQL', async () => {
     const file = path.join(dir, 'new.db')
     const config = { databaseUrl: `sqlite:${file}`, backupDir: path.join(dir, 'pre-none') }
-    const database = createDatabase(config.databaseUrl)
+    const database = createDatabase(config.databaseUrl, { fallbackScope: { stakeId: 1 } })
     try {
       assert.equal(await backupBeforeMigrate(config, database.db, 'sqlite'), null)
       await migrate(database.db)

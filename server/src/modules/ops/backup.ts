@@ -59,7 +59,12 @@ export async function takeBackup(
     if (dialect === 'sqlite') await sqliteBackup(sqliteFile(config.databaseUrl), partial)
     else {
       const url = config.databaseUrl
-      await run(findPgTool('pg_dump'), ['--format=custom', `--file=${partial}`, ...pgTarget(url)], url)
+      // Row-level security (docs/api-reference.md §14) stays on for the server's own role, set to every stake.
+      await run(
+        findPgTool('pg_dump'),
+        ['--format=custom', '--enable-row-security', `--file=${partial}`, ...pgTarget(url)],
+        url,
+      )
     }
     fs.renameSync(partial, target)
   } finally {
@@ -278,6 +283,16 @@ async function restorePostgres(url: string, source: string): Promise<void> {
         `the database is in use (${others.rows[0]!.n} other connection(s); a server is running on it?): stop it first`,
       )
     }
+    // Restoring writes every stake's rows past row-level security, which only such a role may do.
+    const role = await client.query<{ bypass: boolean }>(
+      'SELECT rolsuper OR rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user',
+    )
+    if (!role.rows[0]?.bypass) {
+      throw new BackupError(
+        'restoring needs a role that bypasses row-level security (a superuser such as postgres, or one with BYPASSRLS): ' +
+          'run restore with DATABASE_URL naming that role',
+      )
+    }
     await client.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public')
   } finally {
     await client.end()
@@ -353,7 +368,9 @@ function pgTarget(url: string): string[] {
 
 function pgEnv(url: string): NodeJS.ProcessEnv {
   const password = decodeURIComponent(new URL(url).password)
-  return password ? { ...process.env, PGPASSWORD: password } : process.env
+  // Every stake's rows: the setting row-level security reads (db/stake-scope.ts).
+  const options = [process.env.PGOPTIONS, '-c app.stake_id=all'].filter(Boolean).join(' ')
+  return { ...process.env, PGOPTIONS: options, ...(password ? { PGPASSWORD: password } : {}) }
 }
 
 /** Runs a tool to completion; its stdout, or a BackupError with its stderr. */

@@ -58,7 +58,7 @@ describe('request logging', () => {
       done()
     },
   })
-  const database = createDatabase('sqlite::memory:')
+  const database = createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
   after(() => database.close())
 
   it('writes one JSON line per request with a request id, and never tokens, cookies or passwords', async () => {

@@ -128,7 +128,7 @@ describe('housekeeping: npm run cli -- purge', { skip: dialect !== 'sqlite' && '
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-purge-'))
     try {
       const file = path.join(dir, 'stake.db')
-      const database = createDatabase(`sqlite:${file}`)
+      const database = createDatabase(`sqlite:${file}`, { fallbackScope: { stakeId: 1 } })
       await migrate(database.db)
       const stamp = (ms: number) => new Date(Date.now() + ms).toISOString()
       const user = await insertUser(database.db, {
@@ -169,7 +169,7 @@ describe('housekeeping: npm run cli -- purge', { skip: dialect !== 'sqlite' && '
         /Purged 1 expired session\(s\), 0 expired refresh grace\(s\), 0 stale login-throttle row\(s\), 0 audit entr\(ies\) past retention, 0 mail bod\(ies\) and 0 mail row\(s\) past retention\./,
       )
 
-      const after = createDatabase(`sqlite:${file}`)
+      const after = createDatabase(`sqlite:${file}`, { fallbackScope: { stakeId: 1 } })
       const ids = (await after.db.selectFrom('sessions').select('id').execute()).map((r) => r.id)
       await after.close()
       assert.deepEqual(ids, ['live'])

@@ -29,7 +29,7 @@ describe('serving the service worker and the web-app manifest', () => {
   }
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), JSON.stringify({ name: 'Stake', start_url: '/' }))
   fs.writeFileSync(path.join(dist, 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]))
-  const database = createDatabase('sqlite::memory:')
+  const database = createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
   let app: FastifyTypebox
 
   before(async () => {

@@ -15,7 +15,7 @@ describe('serving the web client', () => {
   fs.mkdirSync(path.join(dist, 'assets'))
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Stake</title><div id="root"></div>')
   fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)')
-  const database = createDatabase('sqlite::memory:')
+  const database = createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
   let app: FastifyTypebox
 
   before(async () => {

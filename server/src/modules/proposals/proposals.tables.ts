@@ -3,6 +3,7 @@ import type { ProposalScope, Stage } from '@stake/contract'
 
 /** Table types of the proposal tracker (migration 20261122000400_proposals). */
 export interface ProposalsTable {
+  stake_id: Generated<number>
   id: Generated<number>
   fname: string
   lname: string
@@ -28,6 +29,7 @@ export interface ProposalsTable {
 }
 
 export interface ProposalHistoryTable {
+  stake_id: Generated<number>
   id: Generated<number>
   proposal_id: number
   from_stage: Stage | null
@@ -38,6 +40,7 @@ export interface ProposalHistoryTable {
 }
 
 export interface ProposalVotesTable {
+  stake_id: Generated<number>
   id: Generated<number>
   proposal_id: number
   stage: Stage
@@ -48,6 +51,7 @@ export interface ProposalVotesTable {
 }
 
 export interface ProposalInterviewsTable {
+  stake_id: Generated<number>
   id: Generated<number>
   proposal_id: number
   interviewer_id: number
@@ -58,6 +62,7 @@ export interface ProposalInterviewsTable {
 }
 
 export interface ProposalCommentsTable {
+  stake_id: Generated<number>
   id: Generated<number>
   proposal_id: number
   commenter_id: number
@@ -68,6 +73,7 @@ export interface ProposalCommentsTable {
 
 /** Where a proposal was presented for sustaining (docs/api-reference.md §12); one row per ward. */
 export interface ProposalPresentationsTable {
+  stake_id: Generated<number>
   proposal_id: number
   ward_id: number
   /** YYYY-MM-DD */

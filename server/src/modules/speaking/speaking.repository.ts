@@ -117,7 +117,7 @@ export function upsertTopic(
   return db
     .insertInto('speaking_topics')
     .values({ year, month, topic, reference, updated_at: now })
-    .onConflict((oc) => oc.columns(['year', 'month']).doUpdateSet({ topic, reference, updated_at: now }))
+    .onConflict((oc) => oc.columns(['stake_id', 'year', 'month']).doUpdateSet({ topic, reference, updated_at: now }))
     .returning(['month', 'topic', 'reference'])
     .executeTakeFirstOrThrow()
 }

@@ -1,4 +1,6 @@
+import type { Generated } from 'kysely'
 export interface SpeakingOverridesTable {
+  stake_id: Generated<number>
   year: number
   month: number
   /** Always the High Councilor calling; part of the key to the seat (calling_slots). */
@@ -10,6 +12,7 @@ export interface SpeakingOverridesTable {
 }
 
 export interface SpeakingTopicsTable {
+  stake_id: Generated<number>
   year: number
   month: number
   topic: string
@@ -18,6 +21,7 @@ export interface SpeakingTopicsTable {
 }
 
 export interface SpeakingFeedsTable {
+  stake_id: Generated<number>
   user_id: number
   /** SHA-256 (hex) of the token; the token itself is never stored. */
   token_hash: string

@@ -8,7 +8,7 @@ import { containsPattern } from '../../db/like.ts'
 export type UserRow = Selectable<UsersTable>
 
 /** The one mapper from a user row to the API shape; never the password hash. */
-export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key'>): User {
+export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key' | 'stake_id'>): User {
   return {
     id: row.id,
     email: row.email,

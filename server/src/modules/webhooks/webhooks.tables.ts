@@ -3,6 +3,7 @@ import type { Stage, WebhookDeliveryStatus, WebhookFormat } from '@stake/contrac
 
 /** Table types of the webhooks (migration 20261125002000_webhooks). */
 export interface WebhooksTable {
+  stake_id: Generated<number>
   id: Generated<number>
   url: string
   format: WebhookFormat
@@ -15,11 +16,13 @@ export interface WebhooksTable {
 }
 
 export interface WebhookEventsTable {
+  stake_id: Generated<number>
   webhook_id: number
   event: string
 }
 
 export interface WebhookDeliveriesTable {
+  stake_id: Generated<number>
   id: Generated<number>
   webhook_id: number
   event: string
