@@ -16,11 +16,11 @@ import type { DB } from './db/schema.ts'
 import type { FastifyTypebox } from './http.ts'
 import { API_SEGMENTS, MODULES } from './modules/index.ts'
 import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
-import { syncHighCouncilSeats } from './modules/callings/callings.repository.ts'
+import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
-import { inStake, runInScope, type ScopeStore } from './db/stake-scope.ts'
+import { runInScope, type ScopeStore } from './db/stake-scope.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
@@ -156,7 +156,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
-  await inStake(config.defaultStakeId, () => syncHighCouncilSeats(db, dialect, config.highCouncilSeats))
+  // A stake still run by the environment variables (the first one, until its
+  // settings are saved in the app) takes their values again (docs/api-reference.md §14).
+  await applyEnvSettings(db, dialect, config, clock.iso())
   const ctx: AppContext = {
     config,
     db,

@@ -4,6 +4,7 @@ import { serverJobs } from './jobs/jobs.ts'
 import { CALLINGS_CLI } from './modules/callings/callings.cli.ts'
 import { HOUSEKEEPING_CLI } from './modules/ops/housekeeping.ts'
 import { DAILY_CLI } from './modules/notifications/daily.ts'
+import { STAKES_CLI } from './modules/stakes/stakes.cli.ts'
 
 /** `jobs` lists the server's background jobs; `run <name>` runs one round of one now (e.g. from cron). */
 const JOBS_CLI: CliCommand[] = [
@@ -30,4 +31,10 @@ const JOBS_CLI: CliCommand[] = [
   },
 ]
 
-export const CLI_COMMANDS: CliCommand[] = [...CALLINGS_CLI, ...HOUSEKEEPING_CLI, ...DAILY_CLI, ...JOBS_CLI]
+export const CLI_COMMANDS: CliCommand[] = [
+  ...CALLINGS_CLI,
+  ...HOUSEKEEPING_CLI,
+  ...DAILY_CLI,
+  ...JOBS_CLI,
+  ...STAKES_CLI,
+]

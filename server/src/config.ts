@@ -17,6 +17,11 @@ export interface Config {
   trustProxy: false | number | string[]
   accessTokenTtlSeconds: number
   sessionTtlSeconds: number
+  /**
+   * The next four are stake settings now (docs/api-reference.md §14): defaults of
+   * a new stake, and the values of a stake still marked settings_from_env.
+   * Code reads a stake's own (stakes.repository.ts currentStakeSettings), never these.
+   */
   spApprovalsRequired: number
   hcApprovalsRequired: number
   highCouncilSeats: number
@@ -26,7 +31,7 @@ export interface Config {
   stakeName: string
   /** Days the audit log keeps an entry (docs/api-reference.md §13); housekeeping deletes older ones. */
   auditRetentionDays: number
-  /** IANA time zone the stake's meeting times are in (calendar feed). */
+  /** IANA time zone the stake's meeting times are in (calendar feed): a stake setting, see spApprovalsRequired. */
   stakeTimezone: string
   /** The service's public origin (and path, if any) for links it hands out; null = the request's own origin. */
   publicUrl: string | null
@@ -42,7 +47,7 @@ export interface Config {
   mailFrom: string
   /** Voters get an automatic reminder once a proposal has waited this long at their stage. */
   remindAfterHours: number
-  /** Local hour (in stakeTimezone) at which the daily jobs run: digest, reminders, housekeeping. */
+  /** Local hour (in each stake's time zone) at which the daily jobs run: digest, reminders, housekeeping. */
   dailyHour: number
   /** Where backups go (`npm run cli -- backup`, the daily backup, the copy before start-up migrates). */
   backupDir: string
@@ -104,15 +109,28 @@ function bool(env: Record<string, string | undefined>, name: string, fallback: b
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`)
 }
 
-/** An IANA zone name as Intl knows it (canonical spelling); unset = the server's own zone. */
-function timeZone(raw: string | undefined): string {
-  const name = raw?.trim()
-  if (!name) return Intl.DateTimeFormat().resolvedOptions().timeZone
+/**
+ * An IANA zone name in Intl's canonical spelling ("america/denver" →
+ * "America/Denver"), or null for anything else — an unknown name, or a bare
+ * UTC offset ("+13:00"), which Intl takes but which is no zone: it knows no
+ * daylight saving time. STAKE_TIMEZONE and PUT /stake share this rule.
+ */
+export function ianaTimeZone(raw: string): string | null {
+  const name = raw.trim()
+  if (!name || /^[+-]/.test(name)) return null
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
   } catch {
-    throw new ConfigError(`STAKE_TIMEZONE is not an IANA time zone name: "${raw}"`)
+    return null
   }
+}
+
+/** An IANA zone name as Intl knows it (canonical spelling); unset = the server's own zone. */
+function timeZone(raw: string | undefined): string {
+  if (!raw?.trim()) return Intl.DateTimeFormat().resolvedOptions().timeZone
+  const zone = ianaTimeZone(raw)
+  if (zone === null) throw new ConfigError(`STAKE_TIMEZONE is not an IANA time zone name: "${raw}"`)
+  return zone
 }
 
 /** http(s) origin with an optional path prefix, kept without a trailing slash. */

@@ -32,9 +32,11 @@ export const AUDIT_ACTIONS = [
   'webhook.create',
   'webhook.update',
   'webhook.delete',
+  'stake.update',
   'auth.login_failed',
   'auth.lock',
   'auth.refresh_reuse',
+  'stake.create',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -43,5 +45,5 @@ export const AUDIT_GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.slice(0, a.in
 export type AuditGroup = AuditAction extends `${infer G}.${string}` ? G : never
 
 /** What an entry's target_id names. */
-export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook'] as const
+export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook', 'stake'] as const
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number]

@@ -65,6 +65,8 @@ export const ERROR_CODES = [
   'already_presented',
   /** docs/api-reference.md §12: recording a proposal whose calling has no vacant slot. */
   'no_vacancy',
+  /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
+  'seats_filled',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -25,6 +25,14 @@ export interface StakesTable {
   updated_at: string
 }
 
+/** A signup code of the operator's (docs/api-reference.md §14): deployment-wide, only its hash kept. */
+export interface SignupCodesTable {
+  /** SHA-256 (hex) of the code. */
+  code_hash: string
+  uses_left: number
+  created_at: string
+}
+
 export interface AppSettingsTable {
   key: string
   value: string
@@ -157,6 +165,7 @@ export interface WardsTable {
 export interface DB extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables {
   stakes: StakesTable
   app_settings: AppSettingsTable
+  signup_codes: SignupCodesTable
   users: UsersTable
   user_permissions: UserPermissionsTable
   sessions: SessionsTable

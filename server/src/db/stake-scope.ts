@@ -280,12 +280,31 @@ export class StakeScopePlugin implements KyselyPlugin {
   /** `fallback`: the scope of queries run outside any context (tests' and the operator's direct access); null throws. */
   constructor(private readonly fallback: StakeScope | null = null) {}
 
+  /** The scope this plugin's queries run in now: the context's, or outside any context the fallback. */
+  scope(): StakeScope | null {
+    const store = storage.getStore()
+    return store ? store.scope : this.fallback
+  }
+
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    const scope = storage.getStore()?.scope ?? (storage.getStore() ? null : this.fallback)
+    const scope = this.scope()
     return new ScopeTransformer(scope).transformNode(args.node, args.queryId)
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result
   }
+}
+
+/**
+ * The one stake `db`'s queries on stake-owned tables run in now: the
+ * context's, or (outside any context) the fallback of `db`'s plugin, as for
+ * the tests' and the operator's direct handles. Throws across stakes or
+ * without any stake, like currentStakeId().
+ */
+export function stakeIdOf(db: { getExecutor(): { readonly plugins: readonly KyselyPlugin[] } }): number {
+  const plugin = db.getExecutor().plugins.find((p): p is StakeScopePlugin => p instanceof StakeScopePlugin)
+  const scope = plugin ? plugin.scope() : currentScope()
+  if (!scope || !('stakeId' in scope)) throw new StakeScopeError('This needs one stake')
+  return scope.stakeId
 }

@@ -8,7 +8,9 @@ import clientErrorsRoutes from './client-errors/client-errors.routes.ts'
 import notificationsRoutes from './notifications/notifications.routes.ts'
 import opsRoutes from './ops/ops.routes.ts'
 import proposalsRoutes from './proposals/proposals.routes.ts'
+import signupRoutes from './stakes/signup.routes.ts'
 import speakingRoutes from './speaking/speaking.routes.ts'
+import stakeRoutes from './stakes/stakes.routes.ts'
 import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustainings.routes.ts'
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
@@ -35,6 +37,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/webhooks', routes: webhooksRoutes },
   { prefix: '', routes: notificationsRoutes },
   { prefix: '/audit', routes: auditRoutes },
+  { prefix: '/stake', routes: stakeRoutes },
+  { prefix: '/stakes', routes: signupRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -53,6 +57,7 @@ export const API_SEGMENTS = new Set([
   'outbox',
   'audit',
   'sustainings',
+  'stakes',
   'health',
   'ready',
   'docs',

@@ -6,6 +6,8 @@ import type { LightMyRequestResponse } from 'fastify'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn } from '../test/factories.ts'
 import { createWard, submit } from '../test/proposals.fixtures.ts'
+import { hashSecret } from '../modules/auth/tokens.ts'
+import { createSignupCode } from '../modules/stakes/signup.repository.ts'
 
 /**
  * Property (S1, docs/api-reference.md §2): for every route of the OpenAPI document, wrong-
@@ -154,6 +156,8 @@ describe('property: every route refuses wrong-typed input with a documented 4xx 
     admin = await signedIn(t, { permissions: ALL_PERMISSIONS })
     const ward = await createWard(t.database.db)
     await submit(admin.as, ward)
+    // POST /stakes exists once the operator has made a signup code (docs/api-reference.md §14).
+    await createSignupCode(t.database.db, hashSecret('property-test-code'), 1, t.clock.iso())
     const doc = t.app.swagger() as { paths: Record<string, Record<string, Operation>> }
     routes = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods)

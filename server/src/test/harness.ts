@@ -1,4 +1,7 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { after, before } from 'node:test'
 import pg from 'pg'
 import { buildApp, type AppDeps } from '../app.ts'
@@ -51,6 +54,11 @@ export interface TestApp {
   clock: TestClock
   config: Config
   hasher: PasswordHasher
+  /**
+   * The database's URL (PostgreSQL: as the superuser), for a process the test
+   * runs against it (the CLI). On SQLite only with `shareable` (a file; else memory).
+   */
+  databaseUrl: string
 }
 
 /**
@@ -58,12 +66,29 @@ export interface TestApp {
  * PostgreSQL database cloned from the migrated template that scripts/test.mjs
  * prepared, dropped again afterwards.
  */
-async function freshDatabase(): Promise<{ database: Database; appDb: Database['db']; drop: () => Promise<void> }> {
+async function freshDatabase(
+  shareable = false,
+  walls: AppWalls = 'both',
+): Promise<{
+  database: Database
+  appDb: Database['db']
+  url: string
+  drop: () => Promise<void>
+}> {
   if (dialect === 'sqlite') {
-    const database = createDatabase('sqlite::memory:', { fallbackScope: DIRECT_SCOPE })
+    const dir = shareable ? fs.mkdtempSync(path.join(os.tmpdir(), 'stake-test-')) : null
+    const url = dir ? `sqlite:${path.join(dir, 'stake.db')}` : 'sqlite::memory:'
+    const database = createDatabase(url, { fallbackScope: DIRECT_SCOPE })
     await migrate(database.db)
     // The same connection, without the tests' default stake: the app's queries need their own.
-    return { database, appDb: strict(database.db), drop: async () => {} }
+    return {
+      database,
+      appDb: strict(database.db),
+      url,
+      drop: async () => {
+        if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      },
+    }
   }
   const adminUrl = process.env.TEST_PG_URL
   const template = process.env.TEST_PG_TEMPLATE
@@ -80,11 +105,14 @@ async function freshDatabase(): Promise<{ database: Database; appDb: Database['d
   await migrate(database.db) // no-op on the template's schema; runs anything newer
   // The server connects as a role that row-level security holds (scripts/test.mjs made it).
   const appUrl = new URL(url)
-  appUrl.username = process.env.TEST_PG_APP_ROLE ?? appUrl.username
+  // 'filters': as the superuser, which row-level security does not hold.
+  if (walls !== 'filters') appUrl.username = process.env.TEST_PG_APP_ROLE ?? appUrl.username
   const app = createDatabase(appUrl.toString(), { poolSize: 8 })
   return {
     database: { ...database, close: () => Promise.all([app.close(), database.close()]).then(() => undefined) },
-    appDb: app.db,
+    // 'rls': without the query plugin; PostgreSQL's column default app_stake_id() fills inserts' stake_id.
+    appDb: walls === 'rls' ? app.db.withoutPlugins() : app.db,
+    url: url.toString(),
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl })
       await client.connect()
@@ -94,18 +122,33 @@ async function freshDatabase(): Promise<{ database: Database; appDb: Database['d
   }
 }
 
+/**
+ * Which of the two walls of docs/api-reference.md §14 hold the app's queries
+ * on PostgreSQL: both (as the app runs), the query filters alone (the app
+ * connected as the superuser, past row-level security), or row-level security
+ * alone (the app's handle without the StakeScopePlugin). SQLite has only the
+ * filters: anything but 'both' is refused there.
+ */
+export type AppWalls = 'both' | 'filters' | 'rls'
+
 export interface TestAppOptions {
+  /** The isolation matrix's configurations (default 'both'). */
+  walls?: AppWalls
   /** pino options, for a test about what is logged (default: no logging). */
   logger?: AppDeps['logger']
   /** Settings that have no environment variable (e.g. webDist, the built client to serve). */
   config?: Partial<Config>
+  /** SQLite in a file rather than in memory, so another process (the CLI) can open it: `databaseUrl`. */
+  shareable?: boolean
 }
 
 export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp & { close(): Promise<void> }> {
-  const { database, appDb, drop } = await freshDatabase()
+  const walls = options.walls ?? 'both'
+  if (walls !== 'both' && dialect !== 'postgres') throw new Error(`walls: '${walls}' needs PostgreSQL`)
+  const { database, appDb, url, drop } = await freshDatabase(options.shareable, walls)
   const clock = new TestClock()
   const config: Config = { ...parseConfig(env), argon2: TEST_ARGON2, ...options.config }
   const app = await buildApp({ config, db: appDb, dialect: database.dialect, clock, logger: options.logger })
@@ -117,6 +160,7 @@ export async function createTestApp(
     clock,
     config,
     hasher: new PasswordHasher(TEST_ARGON2),
+    databaseUrl: url,
     async close() {
       await app.close()
       await database.close().catch(() => {}) // a test may have closed it already

@@ -3,13 +3,16 @@ import type { AppContext } from '../../context.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { parseRange, visibleEntry } from './audit.policy.ts'
 import * as repo from './audit.repository.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 
 /** Reading the audit log (docs/api-reference.md §13); writing is `audit()` in each change's transaction. */
 export class AuditService {
   constructor(private readonly ctx: AppContext) {}
 
   async list(actor: Actor, query: AuditListQuery): Promise<{ rows: AuditEntry[]; total: number }> {
-    const { from, to } = parseRange(query, this.ctx.config.stakeTimezone)
+    // A date is a whole day in the stake's time zone: its settings are read only when one is given.
+    const dated = query.from !== undefined || query.to !== undefined
+    const { from, to } = parseRange(query, dated ? (await currentStakeSettings(this.ctx.db)).timezone : 'UTC')
     const filter = {
       actorId: query.actor_id,
       action: query.action,

@@ -20,23 +20,31 @@ export const REFRESH_COOKIE = 'refresh_token'
  */
 export const LOGIN_BODY_LIMIT = 16 * 1024
 
+/** The refresh cookie's attributes (docs/api-reference.md §3). */
+export const refreshCookieOptions = (secure: boolean) =>
+  ({ httpOnly: true, sameSite: 'strict', path: '/', secure }) as const
+
+/**
+ * Answers with a new session: the access token in the body, the refresh token
+ * in its cookie (sign-in, refresh, a new stake's signup). The route's context
+ * must have registered @fastify/cookie.
+ */
+export function sendSession(reply: FastifyReply, issued: IssuedSession, cookieSecure: boolean) {
+  if (issued.cookie) {
+    // No Max-Age on a shared computer: the browser drops the cookie when it closes (docs/api-reference.md §13).
+    const { value, maxAgeSeconds } = issued.cookie
+    const options = refreshCookieOptions(cookieSecure)
+    reply.setCookie(REFRESH_COOKIE, value, maxAgeSeconds === null ? options : { ...options, maxAge: maxAgeSeconds })
+  }
+  reply.header('Cache-Control', 'no-store')
+  return issued.tokens
+}
+
 export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new AuthService(ctx)
-  const cookieOptions = { httpOnly: true, sameSite: 'strict', path: '/', secure: ctx.config.cookieSecure } as const
+  const cookieOptions = refreshCookieOptions(ctx.config.cookieSecure)
 
-  const send = (reply: FastifyReply, issued: IssuedSession) => {
-    if (issued.cookie) {
-      // No Max-Age on a shared computer: the browser drops the cookie when it closes (docs/api-reference.md §13).
-      const { value, maxAgeSeconds } = issued.cookie
-      reply.setCookie(
-        REFRESH_COOKIE,
-        value,
-        maxAgeSeconds === null ? cookieOptions : { ...cookieOptions, maxAge: maxAgeSeconds },
-      )
-    }
-    reply.header('Cache-Control', 'no-store')
-    return issued.tokens
-  }
+  const send = (reply: FastifyReply, issued: IssuedSession) => sendSession(reply, issued, ctx.config.cookieSecure)
   const clearCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions)
 
   // Only these routes read or write the refresh cookie: the plugin's hooks run

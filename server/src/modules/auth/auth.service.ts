@@ -71,7 +71,7 @@ export class AuthService {
     options: { shared?: boolean } = {},
   ): Promise<IssuedSession> {
     const shared = options.shared === true
-    const { db, clock, hasher, config } = this.ctx
+    const { db, clock, hasher } = this.ctx
     const now = clock.now()
     const nowIso = now.toISOString()
     const account = emailKey(username)
@@ -101,14 +101,25 @@ export class AuthService {
       throw unauthorized(BAD_CREDENTIALS)
     }
     await this.attempts.succeeded(keys)
+    return this.startSession(user.id, client, shared)
+  }
 
+  /**
+   * A new session for a user whose credentials were just checked (sign-in, a
+   * new stake's signup), in the current stake: the access token and the
+   * refresh cookie's value.
+   */
+  async startSession(userId: number, client: ClientInfo, shared = false): Promise<IssuedSession> {
+    const { db, clock, config } = this.ctx
+    const now = clock.now()
+    const nowIso = now.toISOString()
     const secret = newRefreshSecret()
     const sessionId = newSessionId()
     const expiresAt = addSeconds(now, config.sessionTtlSeconds).toISOString()
     await retrying(() =>
       sessions.insertSession(db, {
         id: sessionId,
-        user_id: user.id,
+        user_id: userId,
         token_hash: hashSecret(secret),
         created_at: nowIso,
         expires_at: expiresAt,
@@ -119,7 +130,7 @@ export class AuthService {
       }),
     )
     return {
-      tokens: await this.accessToken(user.id, sessionId, shared),
+      tokens: await this.accessToken(userId, sessionId, shared),
       cookie: { value: `${sessionId}.${secret}`, maxAgeSeconds: shared ? null : config.sessionTtlSeconds },
     }
   }

@@ -7,7 +7,7 @@ import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { retrying, withTransaction } from '../../db/transaction.ts'
 import { inStake } from '../../db/stake-scope.ts'
-import { stakeIds } from '../stakes/stakes.repository.ts'
+import { currentStakeSettings, stakeTimeZones } from '../stakes/stakes.repository.ts'
 import type { Job, JobLog } from '../../jobs/job.ts'
 import { dailyBackup } from '../ops/backup.ts'
 import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
@@ -75,7 +75,8 @@ export interface DailyResult {
 }
 
 /**
- * The daily jobs: digest, automatic reminders, housekeeping. The day is
+ * The daily jobs of the current stake: digest, automatic reminders,
+ * housekeeping. The day is the stake's own, in its time zone; it is
  * claimed first by inserting its row into daily_runs (its primary key lets
  * one run win, however many instances try), so a second run the same day
  * sends nothing. Each job is idempotent as well (digested notifications,
@@ -83,7 +84,7 @@ export interface DailyResult {
  */
 export async function runDaily(deps: DailyDeps, options: { force?: boolean } = {}): Promise<DailyResult> {
   const now = deps.clock.now()
-  const { day } = localDayAndHour(now, deps.config.stakeTimezone)
+  const { day } = localDayAndHour(now, (await currentStakeSettings(deps.db)).timezone)
   const claimed = await retrying(() =>
     deps.db
       .insertInto('daily_runs')
@@ -115,11 +116,12 @@ export const dailyJob = (deps: DailyDeps & { log: JobLog }): Job => ({
   name: 'daily',
   every: DAILY_CHECK_MS,
   async run() {
-    // Each stake's day, claimed in that stake (docs/api-reference.md §14); the
-    // backup, of the whole database, follows the default stake's claim.
-    for (const stakeId of await stakeIds(deps.db)) {
+    // Each stake's day, in its own time zone, claimed in that stake
+    // (docs/api-reference.md §14); the backup, of the whole database, follows
+    // the default stake's claim.
+    for (const { id: stakeId, timezone } of await stakeTimeZones(deps.db)) {
       const result = await inStake(stakeId, async () => {
-        const { day, hour } = localDayAndHour(deps.clock.now(), deps.config.stakeTimezone)
+        const { day, hour } = localDayAndHour(deps.clock.now(), timezone)
         if (hour < deps.config.dailyHour) return null
         if (await deps.db.selectFrom('daily_runs').select('day').where('day', '=', day).executeTakeFirst()) return null
         return runDaily(deps)

@@ -4,6 +4,8 @@ import { describe, it } from 'node:test'
 import { createTestApp, useTestApp, type TestApp } from '../../test/harness.ts'
 import { signedIn, unique } from '../../test/factories.ts'
 import { insertOutbox } from '../notifications/outbox.repository.ts'
+import { inStake } from '../../db/stake-scope.ts'
+import { otherStake } from '../../test/stakes.fixtures.ts'
 import { insertTestDelivery, insertWebhook } from '../webhooks/webhooks.repository.ts'
 
 const TOKEN = 'scrape-token-0123456789abcdef'
@@ -116,7 +118,10 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
       next_attempt_at: now,
       created_at: now,
     })
-    await insertOutbox(t.database.db, [mail('pending'), mail('pending'), mail('sending'), mail('sent'), mail('failed')])
+    await insertOutbox(t.database.db, [mail('pending'), mail('sending'), mail('sent'), mail('failed')])
+    // Another stake's queue counts too: the operator watches the deployment's.
+    const { stakeId } = await otherStake(t)
+    await inStake(stakeId, () => insertOutbox(t.database.db, [mail('pending')]))
     const { user } = await signedIn(t)
     const webhookId = await insertWebhook(
       t.database.db,

@@ -1,3 +1,4 @@
+import { acrossStakes } from '../../db/stake-scope.ts'
 import crypto from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -38,20 +39,23 @@ function presentedToken(request: FastifyRequest): string | null {
  * database reports the same (correct) figures.
  */
 async function outboxCounts(db: Kysely<DB>) {
-  const [mail, webhooks] = await Promise.all([
-    db
-      .selectFrom('mail_outbox')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('status', 'in', ['pending', 'sending', 'failed'])
-      .groupBy('status')
-      .execute(),
-    db
-      .selectFrom('webhook_deliveries')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
-      .where('status', 'in', ['pending', 'failed'])
-      .groupBy('status')
-      .execute(),
-  ])
+  // The deployment's queues, every stake's rows (the operator's view).
+  const [mail, webhooks] = await acrossStakes(() =>
+    Promise.all([
+      db
+        .selectFrom('mail_outbox')
+        .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+        .where('status', 'in', ['pending', 'sending', 'failed'])
+        .groupBy('status')
+        .execute(),
+      db
+        .selectFrom('webhook_deliveries')
+        .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
+        .where('status', 'in', ['pending', 'failed'])
+        .groupBy('status')
+        .execute(),
+    ]),
+  )
   const count = (rows: { status: string; n: number | string }[], ...statuses: string[]) =>
     rows.filter((r) => statuses.includes(r.status)).reduce((sum, r) => sum + Number(r.n), 0)
   return {

@@ -173,11 +173,11 @@ describe('proposals policy: votes', () => {
     assert.equal(shouldAutoAdvance({ approved: 5, rejected: 1 }, 2), false)
   })
 
-  it('takes the required approvals from the configuration per stage', () => {
-    const config = { spApprovalsRequired: 2, hcApprovalsRequired: 3 }
-    assert.equal(approvalsRequired('sp_approval', config), 2)
-    assert.equal(approvalsRequired('hc_approval', config), 3)
-    assert.equal(approvalsRequired('interview', config), null)
+  it("takes the required approvals from the stake's settings per stage", () => {
+    const stake = { sp_approvals_required: 2, hc_approvals_required: 3 }
+    assert.equal(approvalsRequired('sp_approval', stake), 2)
+    assert.equal(approvalsRequired('hc_approval', stake), 3)
+    assert.equal(approvalsRequired('interview', stake), null)
   })
 
   it('shows individual votes to stake-wide viewers only', () => {

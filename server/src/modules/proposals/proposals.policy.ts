@@ -166,12 +166,13 @@ export function voteCheck(roles: Roles, stage: Stage): VoteCheck {
   return 'wrong_stage'
 }
 
+/** The approvals a voting stage needs, from the stake's settings (docs/api-reference.md §14); null elsewhere. */
 export function approvalsRequired(
   stage: Stage,
-  config: { spApprovalsRequired: number; hcApprovalsRequired: number },
+  stake: { sp_approvals_required: number; hc_approvals_required: number },
 ): number | null {
-  if (stage === 'sp_approval') return config.spApprovalsRequired
-  if (stage === 'hc_approval') return config.hcApprovalsRequired
+  if (stage === 'sp_approval') return stake.sp_approvals_required
+  if (stage === 'hc_approval') return stake.hc_approvals_required
   return null
 }
 

@@ -30,6 +30,7 @@ import { fieldChanges } from '../audit/audit.facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { checkArchiveDates } from '../sustainings/archive.input.ts'
 import { checkLinks } from '../sustainings/links.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 
 const CLOSED_WINDOW_MS = 30 * 24 * 3600 * 1000
 
@@ -190,17 +191,19 @@ export class ProposalsService {
   }
 
   /**
-   * GET /board in four queries whatever the number of proposals: the caller's
+   * GET /board in five queries whatever the number of proposals: the caller's
    * seats (loadViewer), then the cards (repo.boardProposalViews), the votes at
-   * the cards' current voting stage and the holders of the voting seats.
+   * the cards' current voting stage, the holders of the voting seats and the
+   * stake's settings (the approvals each voting stage needs).
    */
   async board(actor: Actor): Promise<Board> {
     const viewer = await loadViewer(this.ctx, actor)
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
-    const [rows, votes, holders] = await Promise.all([
+    const [rows, votes, holders, stake] = await Promise.all([
       repo.boardProposalViews(this.ctx.db, viewer, since),
       repo.boardVotes(this.ctx.db, viewer),
       repo.votingSeatHolders(this.ctx.db),
+      currentStakeSettings(this.ctx.db),
     ])
     const voters = (stage: 'sp_approval' | 'hc_approval') => {
       const seen = new Set<number>()
@@ -210,8 +213,8 @@ export class ProposalsService {
         .map((h) => ({ id: h.id, fname: h.fname, lname: h.lname }))
     }
     const voting = {
-      sp_approval: { required: this.ctx.config.spApprovalsRequired, voters: voters('sp_approval') },
-      hc_approval: { required: this.ctx.config.hcApprovalsRequired, voters: voters('hc_approval') },
+      sp_approval: { required: stake.sp_approvals_required, voters: voters('sp_approval') },
+      hc_approval: { required: stake.hc_approvals_required, voters: voters('hc_approval') },
     }
     const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
     const closed: Proposal[] = []

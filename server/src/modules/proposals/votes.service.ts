@@ -19,6 +19,7 @@ import * as repo from './votes.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
 import { factsOf, proposalTarget } from './proposals.audit.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 
 /** Votes at sp_approval and hc_approval (docs/api-reference.md §7). */
 export class VotesService {
@@ -33,7 +34,7 @@ export class VotesService {
    */
   async vote(actor: Actor, id: number, approved: boolean): Promise<{ vote: Approval; created: boolean }> {
     const viewer = await loadViewer(this.ctx, actor)
-    const { config, dialect } = this.ctx
+    const { dialect } = this.ctx
     return withTransaction(this.ctx.db, async (trx) => {
       const proposal = await lockProposal(trx, id, dialect)
       if (!proposal || !canSee(viewer, proposal)) throw proposalNotFound()
@@ -55,7 +56,7 @@ export class VotesService {
       const facts = { ...factsOf(proposal), stage: proposal.stage, approved, revote: !created }
       await record(trx, this.ctx, audited({ by: actor.id, at: now }, 'proposal.vote', proposalTarget(id), facts))
 
-      const required = approvalsRequired(proposal.stage, config)
+      const required = approvalsRequired(proposal.stage, await currentStakeSettings(trx))
       const counts = await repo.countVotes(trx, id, proposal.stage)
       const next = neighbourStage(proposal.stage, Boolean(proposal.is_release), 'advance')
       if (required !== null && next && shouldAutoAdvance(counts, required)) {

@@ -37,12 +37,12 @@ export async function findFeedOwner(db: Kysely<DB>, dialect: Dialect, tokenHash:
   const row = await db
     .selectFrom('speaking_feeds as f')
     .innerJoin('users as u', 'u.id', 'f.user_id')
-    .select(['u.id'])
+    .select(['u.id', 'u.stake_id'])
     .select((eb) => effectivePermissionList(db, dialect, eb.ref('u.id')).as('permissions'))
     .where('f.token_hash', '=', tokenHash)
     .where('u.active', '=', true)
     .executeTakeFirst()
-  return row && { id: row.id, permissions: parsePermissionList(row.permissions) }
+  return row && { id: row.id, stakeId: row.stake_id, permissions: parsePermissionList(row.permissions) }
 }
 
 /** Wards with what places their events: the speaking Sunday and the meeting's start. */

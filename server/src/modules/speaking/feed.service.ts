@@ -1,3 +1,4 @@
+import { acrossStakes, setScope } from '../../db/stake-scope.ts'
 import crypto from 'node:crypto'
 import ical from 'ical-generator'
 import type { SpeakingFeedStatus } from '@stake/contract'
@@ -9,6 +10,7 @@ import { feedMonths, speakingDay, zonedInstant } from './feed.dates.ts'
 import * as feeds from './feed.repository.ts'
 import * as repo from './speaking.repository.ts'
 import { toCalendar } from './speaking.service.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 
 /** 256 random bits, URL-safe: 43 characters of base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.ics$/
@@ -51,12 +53,18 @@ export class FeedService {
   /** The iCalendar text for `{token}.ics`; an unknown, revoked or malformed name is 404, like any absent page. */
   async render(file: string): Promise<string> {
     const token = TOKEN_PATTERN.exec(file)?.[1]
-    const owner = token ? await feeds.findFeedOwner(this.ctx.db, this.ctx.dialect, hashToken(token)) : undefined
+    // The token names its owner, and the owner the stake: found across stakes,
+    // then the feed is built in that stake alone (docs/api-reference.md §14).
+    const owner = token
+      ? await acrossStakes(() => feeds.findFeedOwner(this.ctx.db, this.ctx.dialect, hashToken(token)))
+      : undefined
     if (!owner) throw notFound('Feed')
+    setScope({ stakeId: owner.stakeId })
 
-    const { db, clock, config } = this.ctx
+    const { db, clock } = this.ctx
     const wholeStake = owner.permissions.has('speaking.manage')
-    const months = feedMonths(clock.now(), config.stakeTimezone)
+    const { timezone } = await currentStakeSettings(db)
+    const months = feedMonths(clock.now(), timezone)
     const [seats, wards] = await Promise.all([repo.listSeats(db), feeds.listFeedWards(db)])
     const mine = seats.some((s) => s.user_id === owner.id)
 
@@ -81,7 +89,7 @@ export class FeedService {
           const start = zonedInstant(
             { year, month, day: speakingDay(year, month, ward.speaking_sunday) },
             ward.start_time,
-            config.stakeTimezone,
+            timezone,
           )
           const speaker = `${row.high_councilor.fname} ${row.high_councilor.lname}`.trim()
           const topic = topicOf.get(month)

@@ -1,8 +1,83 @@
+import type { Stake } from '@stake/contract'
 import type { Kysely } from 'kysely'
+import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
+import { stakeIdOf } from '../../db/stake-scope.ts'
+import type { Executor } from '../../db/types.ts'
 
 /** Every stake's id, oldest first (the `stakes` table belongs to no stake). */
 export async function stakeIds(db: Kysely<DB>): Promise<number[]> {
   const rows = await db.selectFrom('stakes').select('id').orderBy('id').execute()
   return rows.map((r) => r.id)
+}
+
+/** Every stake's id and time zone, oldest first: the daily job's loop, in one query. */
+export function stakeTimeZones(db: Kysely<DB>): Promise<{ id: number; timezone: string }[]> {
+  return db.selectFrom('stakes').select(['id', 'timezone']).orderBy('id').execute()
+}
+
+/** A stake's settings (docs/api-reference.md §14), as GET /stake shows them. */
+export type StakeSettings = Stake
+
+const SETTINGS = [
+  'id',
+  'name',
+  'timezone',
+  'language',
+  'sp_approvals_required',
+  'hc_approvals_required',
+  'high_council_seats',
+] as const
+
+/** The settings that came from environment variables before stakes had their own (§9). */
+export type EnvSettings = Pick<
+  Stake,
+  'timezone' | 'sp_approvals_required' | 'hc_approvals_required' | 'high_council_seats'
+>
+
+export async function findStake(db: Executor, id: number): Promise<StakeSettings | undefined> {
+  const row = await db.selectFrom('stakes').select(SETTINGS).where('id', '=', id).executeTakeFirst()
+  return row && { ...row, language: row.language === 'es' ? 'es' : 'en' }
+}
+
+/**
+ * The settings of the stake the caller works in (a request's, a job's loop):
+ * one primary-key lookup, read each time they are used — no cache, so a
+ * change saved by another instance counts at once.
+ */
+export async function currentStakeSettings(db: Executor): Promise<StakeSettings> {
+  const id = stakeIdOf(db)
+  const stake = await findStake(db, id)
+  if (!stake) throw new Error(`Stake ${id} does not exist`)
+  return stake
+}
+
+/** Locks the stake's row until the transaction ends (PostgreSQL; SQLite writes one at a time). */
+export async function lockStake(trx: Executor, id: number, dialect: Dialect): Promise<void> {
+  const query = trx.selectFrom('stakes').select('id').where('id', '=', id)
+  await (dialect === 'postgres' ? query.forUpdate() : query).execute()
+}
+
+export async function updateStake(
+  trx: Executor,
+  id: number,
+  values: Omit<StakeSettings, 'id'> & { settings_from_env: boolean; updated_at: string },
+): Promise<void> {
+  await trx.updateTable('stakes').set(values).where('id', '=', id).execute()
+}
+
+/** The stakes that still follow the environment variables (the first stake, until its settings are saved). */
+export async function stakesFromEnv(db: Executor): Promise<number[]> {
+  const rows = await db.selectFrom('stakes').select('id').where('settings_from_env', '=', true).orderBy('id').execute()
+  return rows.map((r) => r.id)
+}
+
+/** Copies the environment's settings into a stake that follows them (its row stays marked settings_from_env). */
+export async function copyEnvSettings(db: Executor, id: number, values: EnvSettings, now: string): Promise<void> {
+  await db
+    .updateTable('stakes')
+    .set({ ...values, updated_at: now })
+    .where('id', '=', id)
+    .where('settings_from_env', '=', true)
+    .execute()
 }

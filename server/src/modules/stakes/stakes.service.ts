@@ -6,6 +6,7 @@ import type { DB } from '../../db/schema.ts'
 import { inStake } from '../../db/stake-scope.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
+import { audit } from '../audit/audit.repository.ts'
 import { syncHighCouncilSeatsIn } from '../callings/callings.repository.ts'
 import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 import { insertUser } from '../users/users.repository.ts'
@@ -79,27 +80,65 @@ async function seedSystemCallings(trx: Executor, now: string): Promise<void> {
  * transaction. A taken email fails the whole (a unique violation: emails are
  * unique across the deployment). Returns the ids.
  */
-export async function createStake(
+export function createStake(
   db: Kysely<DB>,
   dialect: Dialect,
   config: Config,
   stake: NewStake,
   now: string,
 ): Promise<{ stakeId: number; adminId: number }> {
+  return withTransaction(db, (trx) => createStakeIn(trx, dialect, config, stake, now))
+}
+
+/** createStake inside the caller's transaction (a signup also spends its code in it). */
+export async function createStakeIn(
+  trx: Executor,
+  dialect: Dialect,
+  config: Config,
+  stake: NewStake,
+  now: string,
+): Promise<{ stakeId: number; adminId: number }> {
   const settings = defaultSettings(config)
+  const { id: stakeId } = await trx
+    .insertInto('stakes')
+    .values({ name: stake.name.trim(), ...settings, settings_from_env: false, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  const adminId = await inStake(stakeId, async () => {
+    await seedSystemCallings(trx, now)
+    await syncHighCouncilSeatsIn(trx, dialect, settings.high_council_seats)
+    const admin = await insertUser(trx, { ...stake.admin, now })
+    await replaceDirectPermissions(trx, admin.id, ALL)
+    return admin.id
+  })
+  return { stakeId, adminId }
+}
+
+/**
+ * A new stake as the operator (`stake create`) or a signup (`POST /stakes`)
+ * opens one: createStake plus its `stake.create` audit entry in the new
+ * stake, and `first` (a signup spends its code) in the same transaction.
+ */
+export function openStake(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  config: Config,
+  stake: NewStake,
+  now: string,
+  how: { source: 'operator' | 'signup'; first?: (trx: Executor) => Promise<void> },
+): Promise<{ stakeId: number; adminId: number }> {
   return withTransaction(db, async (trx) => {
-    const { id: stakeId } = await trx
-      .insertInto('stakes')
-      .values({ name: stake.name.trim(), ...settings, settings_from_env: false, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    const adminId = await inStake(stakeId, async () => {
-      await seedSystemCallings(trx, now)
-      await syncHighCouncilSeatsIn(trx, dialect, settings.high_council_seats)
-      const admin = await insertUser(trx, { ...stake.admin, now })
-      await replaceDirectPermissions(trx, admin.id, ALL)
-      return admin.id
-    })
-    return { stakeId, adminId }
+    await how.first?.(trx)
+    const created = await createStakeIn(trx, dialect, config, stake, now)
+    await inStake(created.stakeId, () =>
+      audit(
+        trx,
+        { by: how.source === 'signup' ? created.adminId : null, at: now },
+        'stake.create',
+        { type: 'user', id: created.adminId },
+        { name: stake.name.trim(), source: how.source },
+      ),
+    )
+    return created
   })
 }

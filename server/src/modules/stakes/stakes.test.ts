@@ -83,4 +83,49 @@ describe('stakes are sealed (docs/api-reference.md §14)', () => {
       assert.equal(await bypassesRowSecurity(t.appDb), false, 'the server’s role is held by row-level security')
     },
   )
+
+  it('anonymous routes answer for the default stake, or the stake ?stake= names', async () => {
+    const b = await otherStake(t)
+    await b.as('POST', '/api/wards/', { name: 'Willow Ward', start_time: 600 })
+    const anonymous = (url: string) => t.app.inject({ method: 'GET', url })
+    const names = async (url: string) => ((await anonymous(url)).json() as { name: string }[]).map((w) => w.name)
+    assert.ok(!(await names('/api/wards/')).includes('Willow Ward'))
+    assert.deepEqual(await names(`/api/wards/?stake=${b.stakeId}`), ['Willow Ward'])
+    assert.deepEqual(await names('/api/wards/?stake=999999'), [], 'a stake that does not exist has nothing')
+  })
+
+  it("another stake's user signs in, refreshes and reads a calendar feed in their own stake", async () => {
+    const b = await otherStake(t)
+    await b.as('POST', '/api/wards/', { name: 'Birch Ward', start_time: 600 })
+    const { login } = await import('../../test/factories.ts')
+    const { refresh } = await login(t, b.admin)
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      cookies: { refresh_token: refresh },
+    })
+    assert.equal(refreshed.statusCode, 200, refreshed.body)
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${refreshed.json().access_token}` },
+    })
+    assert.equal(me.json().email, b.admin.email)
+
+    const feed = await b.as('POST', '/api/speaking/feed')
+    assert.equal(feed.statusCode, 200, feed.body)
+    const path = new URL(feed.json().url).pathname
+    const ics = await t.app.inject({ method: 'GET', url: path })
+    assert.equal(ics.statusCode, 200, ics.body) // found across stakes: the token names its stake
+    assert.match(ics.body, /Stake speaking schedule/)
+    assert.doesNotMatch(ics.body, /Maple Ward/, "no other stake's ward")
+  })
+
+  it('emails are unique across the deployment: another stake cannot take one (409 duplicate_email)', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const b = await otherStake(t)
+    const res = await a.as('POST', '/api/users/', { email: b.admin.email.toUpperCase(), fname: 'Copy', lname: 'Cat' })
+    assert.equal(res.statusCode, 409, res.body)
+    assert.equal(res.json().code, 'duplicate_email')
+  })
 })

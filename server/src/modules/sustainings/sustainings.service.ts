@@ -13,6 +13,7 @@ import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { findWard } from '../wards/wards.repository.ts'
+import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { staleStage, wrongStage } from '../proposals/lifecycle.service.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from '../proposals/proposals.access.ts'
 import { neighbourStage } from '../proposals/proposals.policy.ts'
@@ -62,7 +63,8 @@ export class SustainingsService {
   async script(actor: Actor, wardId: number, lang: ScriptLanguage | undefined): Promise<string> {
     const data = await this.list(actor, wardId)
     const language = lang ?? (actor.user.language === 'es' ? 'es' : 'en')
-    return renderScript(data, language, todayIn(this.ctx.clock.now(), this.ctx.config.stakeTimezone))
+    const { timezone } = await currentStakeSettings(this.ctx.db)
+    return renderScript(data, language, todayIn(this.ctx.clock.now(), timezone))
   }
 
   /**
@@ -82,7 +84,7 @@ export class SustainingsService {
     if (body.date !== undefined && !isCalendarDate(body.date))
       throw invalid(['body', 'date'], 'Not a calendar date (YYYY-MM-DD)')
     if (!presentableIn(seen, body.ward_id)) throw notInWard()
-    const date = body.date ?? todayIn(this.ctx.clock.now(), this.ctx.config.stakeTimezone)
+    const date = body.date ?? todayIn(this.ctx.clock.now(), (await currentStakeSettings(db)).timezone)
     const now = this.ctx.clock.iso()
 
     await withTransaction(db, async (trx) => {
