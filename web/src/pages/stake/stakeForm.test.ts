@@ -144,6 +144,7 @@ describe('create-your-stake form', () => {
       field: 'email',
       key: 'create.emailTaken',
     })
+    assert.deepEqual(signupRefusal(403, 'cross_site'), { kind: 'other' })
     assert.deepEqual(signupRefusal(422, undefined), { kind: 'other' })
     assert.deepEqual(signupRefusal(429, 'too_many_attempts'), { kind: 'other' })
   })
@@ -158,8 +159,11 @@ describe('create-your-stake form', () => {
       if ('errors' in r) Object.values(r.errors).forEach((k) => keys.add(k!))
     }
     keys.add('settings.moreThanSeats')
-    for (const status of [403, 409]) {
-      const r = signupRefusal(status, 'duplicate_email')
+    for (const [status, code] of [
+      [403, 'forbidden'],
+      [409, 'duplicate_email'],
+    ] as const) {
+      const r = signupRefusal(status, code)
       if (r.kind === 'field') keys.add(r.key)
     }
     assert.ok(keys.size >= 12)

@@ -149,7 +149,7 @@ export function checkSignup(v: SignupValues): { body: StakeSignup } | { errors: 
 
 /**
  * How POST /stakes refusals read: the server has no signup codes at all
- * (404: new stakes are closed here), the code is unknown or used up (403),
+ * (404: new stakes are closed here), the code is unknown or used up (403 `forbidden`),
  * the email already has an account on this deployment (409), or anything
  * else (the server's own message, or the 422 field errors).
  */
@@ -157,7 +157,10 @@ export type SignupRefusal = { kind: 'closed' } | { kind: 'field'; field: SignupF
 
 export function signupRefusal(status: number, code: string | undefined): SignupRefusal {
   if (status === 404) return { kind: 'closed' }
-  if (status === 403) return { kind: 'field', field: 'code', key: 'create.badCode' }
+  // Another 403 (a request from another site, `cross_site`) is not about the code.
+  if (status === 403 && (code === 'forbidden' || code === undefined)) {
+    return { kind: 'field', field: 'code', key: 'create.badCode' }
+  }
   if (status === 409 && code === 'duplicate_email') return { kind: 'field', field: 'email', key: 'create.emailTaken' }
   return { kind: 'other' }
 }
