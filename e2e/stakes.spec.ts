@@ -17,7 +17,7 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
 ] as const
 
-const root = path.join(import.meta.dirname, '..')
+const root = path.join(__dirname, '..')
 
 /** `stake signup-code --json` against the e2e server's database (playwright.config.ts). */
 function signupCode(): string {
