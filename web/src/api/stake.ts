@@ -46,8 +46,7 @@ export function useSaveStake() {
  * (the person has no account yet); the answer is a sign-in's, so the session
  * begins exactly as after the sign-in form (AuthProvider.beginSession).
  */
-const createStake = (body: StakeSignup) =>
-  api<TokenResponse>('/stakes', { method: 'POST', body, anonymous: true })
+const createStake = (body: StakeSignup) => api<TokenResponse>('/stakes', { method: 'POST', body, anonymous: true })
 
 export function useCreateStake() {
   const { beginSession } = useAuth()
