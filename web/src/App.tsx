@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
 import { Navigate, Route, Routes, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useAuth } from './auth/AuthProvider'
-import { can } from './auth/roles'
+import { can, canAdministerStake } from './auth/roles'
 import type { Permission } from './api/types'
 import { SignInPage } from './auth/SignInPage'
 import { loadBoardPage, loadLayout } from './preload'
@@ -26,12 +26,15 @@ function Layout({ children }: { children: ReactNode }) {
  * opened (no prefetch of pages the user may never visit on a slow phone
  * link), and retries its download and recovers from a deploy
  * (resilience/chunks.ts). `access`: who may open it — everyone (`public`),
- * any signed-in user (the default), or only holders of a permission.
+ * any signed-in user (the default), only holders of a permission, or only
+ * holders of every permission (`administrator`: the stake's settings).
  */
+type Access = 'public' | 'administrator' | Permission
+
 interface PageRoute {
   path: string
   load: () => Promise<{ default: ComponentType }>
-  access?: 'public' | Permission
+  access?: Access
 }
 
 const PAGE_ROUTES: PageRoute[] = [
@@ -42,6 +45,7 @@ const PAGE_ROUTES: PageRoute[] = [
     access: 'public',
   },
   { path: ROUTES.public, load: () => import('./pages/public/PublicPage'), access: 'public' },
+  { path: ROUTES.createStake, load: () => import('./pages/stake/CreateStakePage'), access: 'public' },
   { path: ROUTES.board, load: loadBoardPage },
   { path: ROUTES.newProposal, load: () => import('./pages/proposals/NewProposalPage'), access: 'proposals.submit' },
   { path: ROUTES.proposal(':id'), load: () => import('./pages/proposals/ProposalPage') },
@@ -51,6 +55,7 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.users, load: () => import('./pages/users/UsersPage'), access: 'users.manage' },
   { path: ROUTES.wards, load: () => import('./pages/wards/WardsPage') },
   { path: ROUTES.webhooks, load: () => import('./pages/webhooks/WebhooksPage'), access: 'proposals.manage' },
+  { path: ROUTES.stakeSettings, load: () => import('./pages/stake/StakeSettingsPage'), access: 'administrator' },
   { path: ROUTES.audit, load: () => import('./pages/audit/AuditPage'), access: 'users.manage' },
   { path: ROUTES.sustainings, load: () => import('./pages/sustainings/SustainingsPage') },
   { path: ROUTES.archive, load: () => import('./pages/sustainings/ArchivePage') },
@@ -70,7 +75,7 @@ function FullPageLoading() {
 }
 
 /** Signed-in users only; a forced password change blocks everything else. */
-function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permission }) {
+function RequireAuth({ children, access }: { children: ReactNode; access?: Exclude<Access, 'public'> }) {
   const { t } = useTranslation()
   const { status, me } = useAuth()
   const location = useLocation()
@@ -80,7 +85,8 @@ function RequireAuth({ children, perm }: { children: ReactNode; perm?: Permissio
     return <Navigate to={`${ROUTES.signIn}?next=${encodeURIComponent(next)}`} replace />
   }
   if (me.force_password_reset) return <Navigate to={ROUTES.changePassword} replace />
-  if (perm && !can(me, perm)) {
+  const allowed = !access || (access === 'administrator' ? canAdministerStake(me) : can(me, access))
+  if (!allowed) {
     return (
       <Layout>
         <div className="card">
@@ -148,7 +154,7 @@ export function App() {
           <Route
             key={path}
             path={path}
-            element={access === 'public' ? screen : <RequireAuth perm={access}>{screen}</RequireAuth>}
+            element={access === 'public' ? screen : <RequireAuth access={access}>{screen}</RequireAuth>}
           />
         )
       })}

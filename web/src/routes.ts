@@ -15,6 +15,8 @@ export const ROUTES = {
   wards: '/manage/wards',
   audit: '/manage/audit',
   webhooks: '/manage/webhooks',
+  stakeSettings: '/manage/stake',
+  createStake: '/create-stake',
   profile: '/profile',
   inbox: '/inbox',
   sustainings: '/sustaining',

@@ -50,6 +50,11 @@ interface AuthState {
   /** Set when the very first refresh could not reach the server. */
   bootError: string | null
   login(email: string, password: string, options?: { shared?: boolean }): Promise<void>
+  /**
+   * Starts a session from a token answer the server gave outside the sign-in
+   * form (a new stake's administrator, POST /stakes), exactly as a sign-in does.
+   */
+  beginSession(tokens: TokenResponse): Promise<void>
   logout(opts?: { all?: boolean }): Promise<void>
   reloadMe(): Promise<Me | null>
   retryBoot(): void
@@ -158,12 +163,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   )
 
-  const login = useCallback(
-    async (email: string, password: string, options?: { shared?: boolean }) => {
+  const beginSession = useCallback(
+    async (tok: TokenResponse) => {
       preloadFirstScreen()
-      const form: Record<string, string> = { username: email, password }
-      if (options?.shared) form.shared_computer = 'true'
-      const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
@@ -173,6 +175,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       await reloadMe()
     },
     [queryClient, reloadMe],
+  )
+
+  const login = useCallback(
+    async (email: string, password: string, options?: { shared?: boolean }) => {
+      preloadFirstScreen()
+      const form: Record<string, string> = { username: email, password }
+      if (options?.shared) form.shared_computer = 'true'
+      const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })
+      await beginSession(tok)
+    },
+    [beginSession],
   )
 
   const logout = useCallback(
@@ -204,6 +217,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       idleSignOut,
       bootError,
       login,
+      beginSession,
       logout,
       reloadMe,
       retryBoot: () => {
@@ -211,7 +225,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         setBootAttempt((n) => n + 1)
       },
     }),
-    [status, me, sessionExpired, idleSignOut, bootError, login, logout, reloadMe],
+    [status, me, sessionExpired, idleSignOut, bootError, login, beginSession, logout, reloadMe],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>

@@ -129,6 +129,9 @@ export function SignInPage() {
         <p className="muted small">
           <Link to={ROUTES.public}>{t('signIn.publicLink')}</Link>
         </p>
+        <p className="muted small">
+          <Link to={ROUTES.createStake}>{t('signIn.createStake')}</Link>
+        </p>
       </form>
     </main>
   )

@@ -1,4 +1,12 @@
-import { isClosedStage, type HeldCalling, type Me, type Permission, type Proposal, type Ward } from '../api/types'
+import {
+  isClosedStage,
+  PERMISSIONS,
+  type HeldCalling,
+  type Me,
+  type Permission,
+  type Proposal,
+  type Ward,
+} from '../api/types'
 
 const PRESIDENCY_KEYS = ['stake_president', 'stake_first_counselor', 'stake_second_counselor']
 const PRESIDENCY_NAMES = ['stake president', 'stake first counselor', 'stake second counselor']
@@ -11,6 +19,11 @@ function callingIs(c: HeldCalling, keys: string[], names: string[]): boolean {
 
 export function can(me: Me | null, perm: Permission): boolean {
   return !!me && me.permissions.includes(perm)
+}
+
+/** The stake's settings are for a holder of all seven permissions (docs/api-reference.md §14); the server decides. */
+export function canAdministerStake(me: Me | null): boolean {
+  return !!me && PERMISSIONS.every((p) => me.permissions.includes(p))
 }
 
 export function isPresidency(me: Me | null): boolean {

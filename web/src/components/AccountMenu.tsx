@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router'
 import * as Menu from '@radix-ui/react-dropdown-menu'
 import { useTranslation } from 'react-i18next'
 import { useAuth, useMe } from '../auth/AuthProvider'
+import { canAdministerStake } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { AccountButton } from './AccountButton'
 
@@ -25,6 +26,11 @@ export default function AccountMenu() {
           <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.profile)}>
             {t('nav.profile')}
           </Menu.Item>
+          {canAdministerStake(me) && (
+            <Menu.Item className="menu-item" onSelect={() => navigate(ROUTES.stakeSettings)}>
+              {t('nav.stake')}
+            </Menu.Item>
+          )}
           <Menu.Separator className="menu-sep" />
           <Menu.Item
             className="menu-item"

@@ -5,6 +5,7 @@ import { useMe } from '../auth/AuthProvider'
 import { can } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
+import { useStake } from '../api/stake'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
 import { NotificationBell } from './NotificationBell'
@@ -29,6 +30,7 @@ export function Layout({ children }: { children: ReactNode }) {
     }
   }, [pathname])
 
+  const stakeName = useStake().data?.name
   const needsMe = useActions().data?.count ?? 0
   useEffect(() => {
     setTitleCount(needsMe)
@@ -52,7 +54,13 @@ export function Layout({ children }: { children: ReactNode }) {
       </a>
       <header className="topbar">
         <NavLink to={ROUTES.board} className="brand">
-          {t('appShort')}
+          <span>{t('appShort')}</span>
+          {/* Under the app's name, cut short with an ellipsis (the whole name in the tooltip and the link's name). */}
+          {stakeName && (
+            <span className="stake-name" title={stakeName} data-testid="stake-name">
+              {stakeName}
+            </span>
+          )}
         </NavLink>
         <nav aria-label={t('nav.label')} className="mainnav">
           {links

@@ -1,0 +1,58 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import type * as C from '@stake/contract'
+import { useAuth } from '../auth/AuthProvider'
+import { actionKeys } from './actions'
+import { api } from './client'
+import { callingKeys } from './callings'
+import { useChange } from './mutation'
+import { proposalKeys } from './proposals'
+import { speakingKeys } from './speaking'
+import type { TokenResponse } from './types'
+
+export type Stake = C.Stake
+export type StakeBody = C.StakeBody
+export type StakeSignup = C.StakeSignup
+
+/** Query keys of the caller's stake (docs/api-reference.md §14). */
+export const stakeKeys = {
+  all: ['stake'] as const,
+  current: () => [...stakeKeys.all, 'current'] as const,
+}
+
+const fetchStake = () => api<Stake>('/stake')
+
+/** The signed-in user's stake. It changes rarely (an administrator's save refetches it). */
+export function useStake() {
+  return useQuery({ queryKey: stakeKeys.current(), queryFn: fetchStake, staleTime: 30 * 60_000 })
+}
+
+const saveStake = (body: StakeBody) => api<Stake>('/stake', { method: 'PUT', body })
+
+/**
+ * PUT /stake (holders of all seven permissions). The approval counts and the
+ * number of high-council seats show on the board (votes needed), in
+ * `/actions`, on the High Councilor calling and as the rows of the speaking
+ * grid, so those are refetched with the stake.
+ */
+export function useSaveStake() {
+  return useChange({
+    mutationFn: saveStake,
+    invalidates: () => [stakeKeys.all, proposalKeys.all, actionKeys.all, callingKeys.all, speakingKeys.all],
+  })
+}
+
+/**
+ * POST /stakes: a new stake and its first administrator. Sent without a token
+ * (the person has no account yet); the answer is a sign-in's, so the session
+ * begins exactly as after the sign-in form (AuthProvider.beginSession).
+ */
+const createStake = (body: StakeSignup) => api<TokenResponse>('/stakes', { method: 'POST', body, anonymous: true })
+
+export function useCreateStake() {
+  const { beginSession } = useAuth()
+  return useMutation({
+    mutationFn: async (body: StakeSignup) => {
+      await beginSession(await createStake(body))
+    },
+  })
+}
