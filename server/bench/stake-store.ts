@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { createDatabase, type Dialect } from '../src/db/database.ts'
+import { createDatabase, type DatabaseOptions, type Dialect } from '../src/db/database.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { PasswordHasher, type Argon2Params } from '../src/modules/auth/passwords.ts'
 import { PASSWORD, type StakeSize } from './stake-data.ts'
@@ -21,6 +21,9 @@ const MAX_AGE_MS = 7 * 86_400_000
 const MARKER = 'bench_seed'
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** The bench's own connections (seeding, clean-up) work in stake 1, the stake the scenarios measure. */
+export const STAKE_ONE: DatabaseOptions = { fallbackScope: { stakeId: 1 } }
 
 export interface Stake {
   dialect: Dialect
@@ -62,7 +65,7 @@ function wantedMarker(size: StakeSize) {
 /** True when the stake at `url` was seeded by this version of the seeder, at this size and schema, recently. */
 async function seededAlready(stake: Stake): Promise<boolean> {
   if (stake.dialect === 'sqlite' && !fs.existsSync(stake.url.slice('sqlite:'.length))) return false
-  const { db, close } = createDatabase(stake.url)
+  const { db, close } = createDatabase(stake.url, STAKE_ONE)
   try {
     const row = await db.selectFrom('app_settings').select('value').where('key', '=', MARKER).executeTakeFirst()
     if (!row) return false
@@ -99,7 +102,7 @@ export async function ensureStake(stake: Stake, argon2: Argon2Params): Promise<s
   if (process.env.BENCH_RESEED !== '1' && (await seededAlready(stake))) return 'reused'
   const started = performance.now()
   await recreate(stake)
-  const { db, dialect, close } = createDatabase(stake.url)
+  const { db, dialect, close } = createDatabase(stake.url, STAKE_ONE)
   try {
     await migrate(db)
     const passwordHash = await new PasswordHasher(argon2).hash(PASSWORD)
@@ -120,7 +123,7 @@ export async function ensureStake(stake: Stake, argon2: Argon2Params): Promise<s
 
 /** Sessions and throttle rows left by earlier runs would only grow; every run starts without them. */
 export async function clearSessions(url: string) {
-  const { db, close } = createDatabase(url)
+  const { db, close } = createDatabase(url, STAKE_ONE)
   try {
     await db.deleteFrom('sessions').execute()
     await db.deleteFrom('login_throttle').execute()
