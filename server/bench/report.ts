@@ -163,6 +163,12 @@ export function medianP50(runs: Stats[] | undefined): number {
 
 const MANY_LIMIT = 1.2
 
+/** The median of the rounds' ratios (many / alone, each round's pair measured one after the other). */
+export function pairedRatio(alone: Stats[] | undefined, many: Stats[] | undefined): number {
+  const ratios = (many ?? []).flatMap((m, i) => (alone?.[i] ? [m.p50 / alone[i].p50] : []))
+  return medianP50(ratios.map((p50) => ({ p50 }) as Stats))
+}
+
 /** The "many stakes" tables: p50 alone vs among the other stakes, their ratio, and the existing targets of the board, lists and search. */
 export function manyFigures(results: ManyResult[], main: DialectResult[]): string {
   const out: string[] = []
@@ -170,7 +176,7 @@ export function manyFigures(results: ManyResult[], main: DialectResult[]): strin
     const rows = Object.keys(r.many).map((key) => {
       const alone = medianP50(r.alone[key])
       const many = medianP50(r.many[key])
-      const ratio = many / alone
+      const ratio = pairedRatio(r.alone[key], r.many[key])
       const all = (runs: Stats[] | undefined) => (runs ?? []).map((s) => ms(s.p50)).join(', ')
       return [
         nameOf(key),
@@ -183,7 +189,7 @@ export function manyFigures(results: ManyResult[], main: DialectResult[]): strin
     })
     const rounds = Math.max(0, ...Object.values(r.many).map((runs) => runs.length))
     out.push(
-      `### ${r.dialect}: the big stake alone vs among ${r.stakes} stakes (p50 at c=1, median of ${rounds} rounds; ms)`,
+      `### ${r.dialect}: the big stake alone vs among ${r.stakes} stakes (p50 at c=1 in ms, median of ${rounds} rounds; ratio: median of the rounds' ratios)`,
       '',
       `Many-stakes database: ${r.seeding}; size ${r.sizeMb.many} MB (the big stake alone: ${r.sizeMb.alone} MB).` +
         (r.role ? ` Both servers connect as \`${r.role}\` (no superuser, no BYPASSRLS: row-level security on).` : ''),

@@ -5,8 +5,10 @@
 //   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search'; 'cold start' for that)
 //   BENCH_DB=sqlite|postgres|both (default both; postgres only when it answers)
 //   BENCH_RESEED=1           seed the stakes again even when the cached ones match
-//   BENCH_STAKES=100         stakes in the many-stakes database (1: no "many stakes" section)
-//   BENCH_MANY_ROUNDS=2      rounds of alone / among many stakes per route in that section
+//   BENCH_STAKES=100         adds the "many stakes" section: the big stake among that many stakes
+//                            (default 1: no such section, unless BENCH_ONLY names 'many stakes', then 100)
+//   BENCH_MANY_ROUNDS=6      rounds of alone / among many stakes per route in that section,
+//   BENCH_MANY_SECONDS=1     each BENCH_MANY_SECONDS measured after BENCH_WARMUP_SECONDS / 2
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -40,8 +42,9 @@ const CONCURRENCY = [1, 20]
 const BIG = { open: 1000, closed: 20000 }
 const SMALL = { open: 100, closed: 900 }
 
-const STAKES = Number(process.env.BENCH_STAKES ?? 100)
-const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 2)
+const STAKES = Number(process.env.BENCH_STAKES ?? (ONLY?.test('many stakes') ? 100 : 1))
+const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 6)
+const MANY_SECONDS = Number(process.env.BENCH_MANY_SECONDS ?? 1)
 /** Lists, whose c=20 p99 targets are checked among many stakes too. */
 const LIST_KEYS = ['stage-open', 'stage-done', 'ward']
 
@@ -63,8 +66,15 @@ async function hashMs(): Promise<number> {
   return times.sort((a, b) => a - b)[4]!
 }
 
-async function run(server: Server, session: Session, scenario: Scenario, concurrency: number): Promise<Stats> {
-  const stats = await measure(server.baseUrl, scenario.workload(session), concurrency, SECONDS, WARMUP)
+async function run(
+  server: Server,
+  session: Session,
+  scenario: Scenario,
+  concurrency: number,
+  seconds = SECONDS,
+  warmup = WARMUP,
+): Promise<Stats> {
+  const stats = await measure(server.baseUrl, scenario.workload(session), concurrency, seconds, warmup)
   const failed = stats.failures ? `, ${stats.failures} failures` : ''
   log(
     `  ${scenario.name} c=${concurrency}: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.rps.toFixed(0)} req/s${failed}`,
@@ -140,8 +150,10 @@ const bigStake = (dialect: Dialect): Stake => ({ dialect, name: 'big', size: BIG
  * Many stakes (issue 25): the big stake as stake 1 of a database with
  * STAKES - 1 other stakes, against the same stake alone in its database. Both
  * servers run at once and each route is measured on one then the other, in
- * rounds (alone, many; then many, alone; ...), so drift of the machine's
- * speed falls on both alike; the p50 is the median of the rounds'. On
+ * short rounds (alone, many; then many, alone; ...), so other work on the
+ * machine falls on both alike; each round gives a ratio of the two p50s, and
+ * the ratio shown is the median of the rounds' (the p50s, the median of the
+ * rounds' p50s). On
  * PostgreSQL both servers connect as a role without BYPASSRLS, as production.
  */
 async function measureManyStakes(dialect: Dialect): Promise<ManyResult> {
@@ -178,8 +190,10 @@ async function measureManyStakes(dialect: Dialect): Promise<ManyResult> {
       for (let round = 0; round < MANY_ROUNDS; round++) {
         const order = round % 2 ? (['many', 'alone'] as const) : (['alone', 'many'] as const)
         for (const which of order) {
-          log(`  ${which === 'alone' ? 'alone' : `among ${STAKES} stakes`}:`)
-          result[which][scenario.key]!.push(await run(servers[which], sessions[which], scenario, 1))
+          log(`  ${which === 'alone' ? 'alone' : `among ${STAKES} stakes`}, round ${round + 1}:`)
+          result[which][scenario.key]!.push(
+            await run(servers[which], sessions[which], scenario, 1, MANY_SECONDS, WARMUP / 2),
+          )
         }
       }
       if (LIST_KEYS.includes(scenario.key)) {
