@@ -224,7 +224,12 @@ export function manyFigures(results: ManyResult[], main: DialectResult[]): strin
       out.push(
         `Existing targets among ${r.stakes} stakes (${r.dialect})`,
         '',
-        table(['target', 'limit', `${r.stakes} stakes`, 'alone (main section)'], targetRows),
+        big
+          ? table(['target', 'limit', `${r.stakes} stakes`, 'alone (main section)'], targetRows)
+          : table(
+              ['target', 'limit', `${r.stakes} stakes`],
+              targetRows.map((row) => row.slice(0, 3)),
+            ),
         '',
       )
     }

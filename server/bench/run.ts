@@ -50,8 +50,11 @@ const LIST_KEYS = ['stage-open', 'stage-done', 'ward']
 
 const argon2 = parseConfig({}).argon2
 const selected = SCENARIOS.filter((s) => !ONLY || ONLY.test(s.key) || ONLY.test(s.name))
-/** The "many stakes" section: every route when BENCH_ONLY names the section, else the selected routes. */
-const manySelected = STAKES > 1 ? (ONLY?.test('many stakes') ? SCENARIOS : selected) : []
+/**
+ * The "many stakes" section's routes: the selected ones; when BENCH_ONLY names
+ * the section, the routes it also names ('many stakes|board'), or all.
+ */
+const manySelected = STAKES > 1 ? (ONLY?.test('many stakes') && !selected.length ? SCENARIOS : selected) : []
 const mainSelected = ONLY?.test('many stakes') ? [] : selected
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
