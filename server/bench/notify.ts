@@ -18,7 +18,7 @@ import { searchKeyOf } from '../src/modules/proposals/proposals.repository.ts'
 import { insertUser } from '../src/modules/users/users.repository.ts'
 import { measure, send, type Stats, type Workload } from './load.ts'
 import { startServer } from './server-process.ts'
-import { DATA_DIR, PG_URL } from './stake-store.ts'
+import { DATA_DIR, PG_URL, STAKE_ONE } from './stake-store.ts'
 import http from 'node:http'
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -74,7 +74,7 @@ type Sink = Awaited<ReturnType<typeof startSink>>
 
 /** Waits until the server's worker has sent everything queued (so one run's mail does not load the next). */
 async function drained(url: string): Promise<void> {
-  const { db, close } = createDatabase(url)
+  const { db, close } = createDatabase(url, STAKE_ONE)
   try {
     for (;;) {
       const row = await db
@@ -113,7 +113,7 @@ async function freshUrl(dialect: Dialect, name: string): Promise<string> {
 
 /** A ward, the president (who submitted every proposal, all at sp_approval) and `voters` seated high councilors. */
 async function seed(url: string, voters: number, argon2: Argon2Params): Promise<string> {
-  const { db, dialect, close } = createDatabase(url)
+  const { db, dialect, close } = createDatabase(url, STAKE_ONE)
   try {
     await migrate(db)
     await syncHighCouncilSeats(db, dialect, VOTERS)
@@ -240,7 +240,7 @@ async function votes(onUrl: string, offUrl: string, sink: Sink, seconds: number,
 /** 1,000 messages queued before the server starts; seconds from ready until the SMTP server has them all. */
 async function drain(dialect: Dialect, sink: Sink): Promise<number> {
   const url = await freshUrl(dialect, 'notify-drain')
-  const { db, close } = createDatabase(url)
+  const { db, close } = createDatabase(url, STAKE_ONE)
   try {
     await migrate(db)
     const now = new Date().toISOString()

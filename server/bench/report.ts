@@ -136,3 +136,103 @@ export function targets(results: DialectResult[]): string {
   })
   return ['### Targets', '', table(['target', 'limit', ...results.map((r) => r.dialect)], rows)].join('\n')
 }
+
+export interface ManyResult {
+  dialect: string
+  /** Stakes in the many-stakes database (the big stake is stake 1). */
+  stakes: number
+  /** What ensureStake did for the many-stakes database ("reused", or "seeded in … s, … MB (…)"). */
+  seeding: string
+  sizeMb: { alone: string; many: string }
+  /** The PostgreSQL role both servers connected as (null on SQLite). */
+  role: string | null
+  /** Per scenario key: one c=1 run per round, the big stake alone and among the others. */
+  alone: Record<string, Stats[]>
+  many: Record<string, Stats[]>
+  /** The lists at c=20 among the others (their p99 target). */
+  manyC20: Record<string, Stats>
+}
+
+/** The median of the rounds' p50s (the mean of the middle two for an even count). */
+export function medianP50(runs: Stats[] | undefined): number {
+  const values = (runs ?? []).map((s) => s.p50).sort((a, b) => a - b)
+  if (values.length === 0) return NaN
+  const mid = Math.floor(values.length / 2)
+  return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2
+}
+
+const MANY_LIMIT = 1.2
+
+/** The median of the rounds' ratios (many / alone, each round's pair measured one after the other). */
+export function pairedRatio(alone: Stats[] | undefined, many: Stats[] | undefined): number {
+  const ratios = (many ?? []).flatMap((m, i) => (alone?.[i] ? [m.p50 / alone[i].p50] : []))
+  return medianP50(ratios.map((p50) => ({ p50 }) as Stats))
+}
+
+/** The "many stakes" tables: p50 alone vs among the other stakes, their ratio, and the existing targets of the board, lists and search. */
+export function manyFigures(results: ManyResult[], main: DialectResult[]): string {
+  const out: string[] = []
+  for (const r of results) {
+    const rows = Object.keys(r.many).map((key) => {
+      const alone = medianP50(r.alone[key])
+      const many = medianP50(r.many[key])
+      const ratio = pairedRatio(r.alone[key], r.many[key])
+      const all = (runs: Stats[] | undefined) => (runs ?? []).map((s) => ms(s.p50)).join(', ')
+      return [
+        nameOf(key),
+        ms(alone),
+        ms(many),
+        `${ratio.toFixed(2)}×${ratio > MANY_LIMIT ? ' NOT met' : ''}`,
+        all(r.alone[key]),
+        all(r.many[key]),
+      ]
+    })
+    const rounds = Math.max(0, ...Object.values(r.many).map((runs) => runs.length))
+    out.push(
+      `### ${r.dialect}: the big stake alone vs among ${r.stakes} stakes (p50 at c=1 in ms, median of ${rounds} rounds; ratio: median of the rounds' ratios)`,
+      '',
+      `Many-stakes database: ${r.seeding}; size ${r.sizeMb.many} MB (the big stake alone: ${r.sizeMb.alone} MB).` +
+        (r.role ? ` Both servers connect as \`${r.role}\` (no superuser, no BYPASSRLS: row-level security on).` : ''),
+      '',
+      table(
+        ['route', 'alone', `${r.stakes} stakes`, `ratio (≤ ${MANY_LIMIT}×)`, 'alone, rounds', 'many, rounds'],
+        rows,
+      ),
+      '',
+    )
+    const big = main.find((m) => m.dialect === r.dialect)
+    const targetRows: string[][] = []
+    const check = (name: string, limit: number, value: number | undefined, before: number | undefined) => {
+      if (value === undefined || Number.isNaN(value)) return
+      targetRows.push([
+        name,
+        `≤ ${limit} ms`,
+        `${ms(value)} ms ${value <= limit ? 'met' : 'NOT met'}`,
+        before === undefined ? '–' : `${ms(before)} ms`,
+      ])
+    }
+    check(`${nameOf('search')}: p50 at c=1`, 30, r.many.search && medianP50(r.many.search), big?.big.search?.c1?.p50)
+    check(
+      `${nameOf('board')}, 1,000 open: p50 at c=1`,
+      40,
+      r.many.board && medianP50(r.many.board),
+      big?.big.board?.c1?.p50,
+    )
+    for (const [key, stats] of Object.entries(r.manyC20))
+      check(`${nameOf(key)}: p99 at c=20`, 25, stats.p99, big?.big[key]?.c20?.p99)
+    if (targetRows.length) {
+      out.push(
+        `Existing targets among ${r.stakes} stakes (${r.dialect})`,
+        '',
+        big
+          ? table(['target', 'limit', `${r.stakes} stakes`, 'alone (main section)'], targetRows)
+          : table(
+              ['target', 'limit', `${r.stakes} stakes`],
+              targetRows.map((row) => row.slice(0, 3)),
+            ),
+        '',
+      )
+    }
+  }
+  return out.join('\n')
+}

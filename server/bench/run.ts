@@ -5,6 +5,10 @@
 //   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search'; 'cold start' for that)
 //   BENCH_DB=sqlite|postgres|both (default both; postgres only when it answers)
 //   BENCH_RESEED=1           seed the stakes again even when the cached ones match
+//   BENCH_STAKES=100         adds the "many stakes" section: the big stake among that many stakes
+//                            (default 1: no such section, unless BENCH_ONLY names 'many stakes', then 100)
+//   BENCH_MANY_ROUNDS=6      rounds of alone / among many stakes per route in that section,
+//   BENCH_MANY_SECONDS=1     each BENCH_MANY_SECONDS measured after BENCH_WARMUP_SECONDS / 2
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -12,11 +16,21 @@ import { Algorithm, hash } from '@node-rs/argon2'
 import { parseConfig } from '../src/config.ts'
 import type { Dialect } from '../src/db/database.ts'
 import { measure, type Stats } from './load.ts'
-import { figures, targets, type DialectResult } from './report.ts'
+import { figures, manyFigures, targets, type DialectResult, type ManyResult } from './report.ts'
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
 import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
 import { buildServer, memoryOf, startServer, type Server } from './server-process.ts'
-import { DATA_DIR, clearSessions, ensureStake, postgresAnswers, stakeUrl, type Stake } from './stake-store.ts'
+import {
+  APP_ROLE,
+  DATA_DIR,
+  appRoleUrl,
+  clearSessions,
+  databaseSizeMb,
+  ensureStake,
+  postgresAnswers,
+  stakeUrl,
+  type Stake,
+} from './stake-store.ts'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 0.5)
@@ -28,8 +42,20 @@ const CONCURRENCY = [1, 20]
 const BIG = { open: 1000, closed: 20000 }
 const SMALL = { open: 100, closed: 900 }
 
+const STAKES = Number(process.env.BENCH_STAKES ?? (ONLY?.test('many stakes') ? 100 : 1))
+const MANY_ROUNDS = Number(process.env.BENCH_MANY_ROUNDS ?? 6)
+const MANY_SECONDS = Number(process.env.BENCH_MANY_SECONDS ?? 1)
+/** Lists, whose c=20 p99 targets are checked among many stakes too. */
+const LIST_KEYS = ['stage-open', 'stage-done', 'ward']
+
 const argon2 = parseConfig({}).argon2
 const selected = SCENARIOS.filter((s) => !ONLY || ONLY.test(s.key) || ONLY.test(s.name))
+/**
+ * The "many stakes" section's routes: the selected ones; when BENCH_ONLY names
+ * the section, the routes it also names ('many stakes|board'), or all.
+ */
+const manySelected = STAKES > 1 ? (ONLY?.test('many stakes') && !selected.length ? SCENARIOS : selected) : []
+const mainSelected = ONLY?.test('many stakes') ? [] : selected
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 /** One argon2id hash with the configured parameters, in this process (median of several): what a login cannot go below. */
@@ -43,8 +69,15 @@ async function hashMs(): Promise<number> {
   return times.sort((a, b) => a - b)[4]!
 }
 
-async function run(server: Server, session: Session, scenario: Scenario, concurrency: number): Promise<Stats> {
-  const stats = await measure(server.baseUrl, scenario.workload(session), concurrency, SECONDS, WARMUP)
+async function run(
+  server: Server,
+  session: Session,
+  scenario: Scenario,
+  concurrency: number,
+  seconds = SECONDS,
+  warmup = WARMUP,
+): Promise<Stats> {
+  const stats = await measure(server.baseUrl, scenario.workload(session), concurrency, seconds, warmup)
   const failed = stats.failures ? `, ${stats.failures} failures` : ''
   log(
     `  ${scenario.name} c=${concurrency}: p50 ${stats.p50.toFixed(2)} ms, p99 ${stats.p99.toFixed(2)} ms, ${stats.rps.toFixed(0)} req/s${failed}`,
@@ -53,7 +86,7 @@ async function run(server: Server, session: Session, scenario: Scenario, concurr
 }
 
 async function measureDialect(dialect: Dialect): Promise<DialectResult> {
-  const big: Stake = { dialect, name: 'big', size: BIG, url: stakeUrl(dialect, 'big') }
+  const big = bigStake(dialect)
   const small: Stake = { dialect, name: 'small', size: SMALL, url: stakeUrl(dialect, 'small') }
   for (const stake of [big, small]) {
     log(`${dialect} ${stake.name} stake: ${await ensureStake(stake, argon2)}`)
@@ -83,7 +116,7 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
   try {
     result.idleMb = memoryOf(server.pid)?.rssMb ?? null
     const session = await openSession(server.baseUrl, BIG, 40)
-    const ordered = [...selected.filter((s) => s.key !== 'login'), ...selected.filter((s) => s.key === 'login')]
+    const ordered = [...mainSelected.filter((s) => s.key !== 'login'), ...mainSelected.filter((s) => s.key === 'login')]
     for (const scenario of ordered) {
       if (scenario.key === 'login') {
         result.peakMb = memoryOf(server.pid)?.peakMb ?? null
@@ -101,7 +134,7 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
   }
 
   // The small stake, for growth: the same routes at concurrency 1.
-  const growth = selected.filter((s) => GROWTH_KEYS.includes(s.key))
+  const growth = mainSelected.filter((s) => GROWTH_KEYS.includes(s.key))
   if (growth.length) {
     server = await startServer(small.url)
     try {
@@ -110,6 +143,70 @@ async function measureDialect(dialect: Dialect): Promise<DialectResult> {
     } finally {
       await server.stop()
     }
+  }
+  return result
+}
+
+const bigStake = (dialect: Dialect): Stake => ({ dialect, name: 'big', size: BIG, url: stakeUrl(dialect, 'big') })
+
+/**
+ * Many stakes (issue 25): the big stake as stake 1 of a database with
+ * STAKES - 1 other stakes, against the same stake alone in its database. Both
+ * servers run at once and each route is measured on one then the other, in
+ * short rounds (alone, many; then many, alone; ...), so other work on the
+ * machine falls on both alike; each round gives a ratio of the two p50s, and
+ * the ratio shown is the median of the rounds' (the p50s, the median of the
+ * rounds' p50s). On
+ * PostgreSQL both servers connect as a role without BYPASSRLS, as production.
+ */
+async function measureManyStakes(dialect: Dialect): Promise<ManyResult> {
+  const big = bigStake(dialect)
+  const many: Stake = { ...big, name: 'many', url: stakeUrl(dialect, 'many'), others: STAKES - 1 }
+  log(`${dialect} big stake: ${await ensureStake(big, argon2)}`)
+  const seeding = await ensureStake(many, argon2)
+  log(`${dialect} ${STAKES} stakes: ${seeding}`)
+  const result: ManyResult = {
+    dialect,
+    stakes: STAKES,
+    seeding,
+    sizeMb: { alone: await databaseSizeMb(big), many: await databaseSizeMb(many) },
+    role: null,
+    alone: {},
+    many: {},
+    manyC20: {},
+  }
+  let urls = { alone: big.url, many: many.url }
+  if (dialect === 'postgres') {
+    urls = { alone: await appRoleUrl(big), many: await appRoleUrl(many) }
+    result.role = APP_ROLE
+  }
+  for (const url of [big.url, many.url]) await clearSessions(url)
+  const servers = { alone: await startServer(urls.alone), many: await startServer(urls.many) }
+  try {
+    const sessions = {
+      alone: await openSession(servers.alone.baseUrl, BIG, 40),
+      many: await openSession(servers.many.baseUrl, BIG, 40),
+    }
+    for (const scenario of manySelected) {
+      result.alone[scenario.key] = []
+      result.many[scenario.key] = []
+      for (let round = 0; round < MANY_ROUNDS; round++) {
+        const order = round % 2 ? (['many', 'alone'] as const) : (['alone', 'many'] as const)
+        for (const which of order) {
+          log(`  ${which === 'alone' ? 'alone' : `among ${STAKES} stakes`}, round ${round + 1}:`)
+          result[which][scenario.key]!.push(
+            await run(servers[which], sessions[which], scenario, 1, MANY_SECONDS, WARMUP / 2),
+          )
+        }
+      }
+      if (LIST_KEYS.includes(scenario.key)) {
+        log(`  among ${STAKES} stakes:`)
+        result.manyC20[scenario.key] = await run(servers.many, sessions.many, scenario, 20)
+      }
+    }
+  } finally {
+    await servers.alone.stop()
+    await servers.many.stop()
   }
   return result
 }
@@ -131,8 +228,13 @@ async function main() {
   )
   const results: DialectResult[] = []
   const notifications: NotifyResult[] = []
+  const manyResults: ManyResult[] = []
   for (const dialect of dialects) {
-    if (selected.length || COLD_STARTS) results.push(await measureDialect(dialect))
+    if (mainSelected.length || COLD_STARTS) results.push(await measureDialect(dialect))
+    if (manySelected.length) {
+      log(`${dialect} many stakes:`)
+      manyResults.push(await measureManyStakes(dialect))
+    }
     if (!ONLY || ONLY.test('notifications')) {
       log(`${dialect} notifications:`)
       notifications.push(await measureNotifications(dialect, argon2, SECONDS, WARMUP, log))
@@ -147,11 +249,12 @@ async function main() {
   console.log(`\n${machine}; load average at the end ${load}; ${SECONDS} s measured per route and concurrency\n`)
   for (const r of results) console.log(`${figures(r)}\n`)
   if (results.length) console.log(targets(results))
+  if (manyResults.length) console.log(`\n${manyFigures(manyResults, results)}`)
   if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
   fs.mkdirSync(DATA_DIR, { recursive: true })
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
-    JSON.stringify({ machine, load, seconds: SECONDS, results, notifications }, null, 2),
+    JSON.stringify({ machine, load, seconds: SECONDS, results, manyResults, notifications }, null, 2),
   )
 }
 

@@ -22,6 +22,7 @@ export async function seedStake(
   dialect: Dialect,
   size: StakeSize,
   passwordHash: string,
+  { analyze = true }: { analyze?: boolean } = {},
 ): Promise<Record<string, number>> {
   const nowMs = Date.now()
   const now = new Date(nowMs).toISOString()
@@ -100,7 +101,7 @@ export async function seedStake(
       )
     }
     // A database that grew over years has been vacuumed and analysed by autovacuum.
-    await sql`vacuum analyze`.execute(db)
+    if (analyze) await sql`vacuum analyze`.execute(db)
   }
   return {
     users: stake.users.length,

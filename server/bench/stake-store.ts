@@ -5,12 +5,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sql, type Kysely } from 'kysely'
 import pg from 'pg'
-import { createDatabase, type Dialect } from '../src/db/database.ts'
+import { DEFAULT_TIMEOUTS, createDatabase, type DatabaseOptions, type Dialect } from '../src/db/database.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { PasswordHasher, type Argon2Params } from '../src/modules/auth/passwords.ts'
 import { PASSWORD, type StakeSize } from './stake-data.ts'
 import { seedStake } from './stake-seed.ts'
+import { OTHER_SIZE, seedOtherStakes } from './many-stakes.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const DATA_DIR = path.join(here, '.data')
@@ -22,11 +24,16 @@ const MARKER = 'bench_seed'
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
 
+/** The bench's own connections (seeding, clean-up) work in stake 1, the stake the scenarios measure. */
+export const STAKE_ONE: DatabaseOptions = { fallbackScope: { stakeId: 1 } }
+
 export interface Stake {
   dialect: Dialect
   name: string
   size: StakeSize
   url: string
+  /** Other stakes in the same database (many-stakes.ts), after this one as stake 1. */
+  others?: number
 }
 
 export function stakeUrl(dialect: Dialect, name: string): string {
@@ -55,19 +62,20 @@ const migrationNames = () =>
     .filter((f) => /^\d{14}_[\w-]+\.ts$/.test(f))
     .sort()
 
-function wantedMarker(size: StakeSize) {
-  return { version: SEED_VERSION, size, migrations: migrationNames() }
+function wantedMarker(stake: Stake) {
+  const others = stake.others ? { others: stake.others, otherSize: OTHER_SIZE } : {}
+  return { version: SEED_VERSION, size: stake.size, ...others, migrations: migrationNames() }
 }
 
 /** True when the stake at `url` was seeded by this version of the seeder, at this size and schema, recently. */
 async function seededAlready(stake: Stake): Promise<boolean> {
   if (stake.dialect === 'sqlite' && !fs.existsSync(stake.url.slice('sqlite:'.length))) return false
-  const { db, close } = createDatabase(stake.url)
+  const { db, close } = createDatabase(stake.url, STAKE_ONE)
   try {
     const row = await db.selectFrom('app_settings').select('value').where('key', '=', MARKER).executeTakeFirst()
     if (!row) return false
     const { seeded_at, ...marker } = JSON.parse(row.value) as { seeded_at: number }
-    return JSON.stringify(marker) === JSON.stringify(wantedMarker(stake.size)) && Date.now() - seeded_at < MAX_AGE_MS
+    return JSON.stringify(marker) === JSON.stringify(wantedMarker(stake)) && Date.now() - seeded_at < MAX_AGE_MS
   } catch {
     return false // no such database, or not migrated
   } finally {
@@ -99,18 +107,26 @@ export async function ensureStake(stake: Stake, argon2: Argon2Params): Promise<s
   if (process.env.BENCH_RESEED !== '1' && (await seededAlready(stake))) return 'reused'
   const started = performance.now()
   await recreate(stake)
-  const { db, dialect, close } = createDatabase(stake.url)
+  // Bulk statements and VACUUM ANALYZE of a many-stakes database outlast the server's 5 s statement timeout.
+  const timeouts = { ...DEFAULT_TIMEOUTS, statementTimeoutMs: 30 * 60_000 }
+  const { db, dialect, close } = createDatabase(stake.url, { ...STAKE_ONE, timeouts })
   try {
     await migrate(db)
     const passwordHash = await new PasswordHasher(argon2).hash(PASSWORD)
-    const counts = await seedStake(db, dialect, stake.size, passwordHash)
-    const marker = { ...wantedMarker(stake.size), seeded_at: Date.now() }
+    const counts = await seedStake(db, dialect, stake.size, passwordHash, { analyze: !stake.others })
+    if (stake.others) {
+      const others = await seedOtherStakes(db, dialect, stake.others, passwordHash)
+      for (const [table, n] of Object.entries(others)) counts[`${table} (other stakes)`] = n
+      // As stake-seed.ts does for one stake: what autovacuum would have done.
+      if (dialect === 'postgres') await sql`vacuum analyze`.execute(db)
+    }
+    const marker = { ...wantedMarker(stake), seeded_at: Date.now() }
     await db
       .insertInto('app_settings')
       .values({ key: MARKER, value: JSON.stringify(marker) })
       .execute()
     const seconds = ((performance.now() - started) / 1000).toFixed(1)
-    return `seeded in ${seconds} s (${Object.entries(counts)
+    return `seeded in ${seconds} s, ${await sizeMb(stake, db)} MB (${Object.entries(counts)
       .map(([k, v]) => `${v} ${k}`)
       .join(', ')})`
   } finally {
@@ -118,9 +134,69 @@ export async function ensureStake(stake: Stake, argon2: Argon2Params): Promise<s
   }
 }
 
+/** The database's size on disk, in MB (SQLite: the file after a checkpoint; PostgreSQL: pg_database_size). */
+export async function sizeMb(stake: Stake, db: Kysely<any>): Promise<string> {
+  if (stake.dialect === 'postgres') {
+    const { rows } = await sql<{ size: number }>`select pg_database_size(current_database()) as size`.execute(db)
+    return (Number(rows[0]!.size) / 2 ** 20).toFixed(0)
+  }
+  await sql`pragma wal_checkpoint(truncate)`.execute(db)
+  return (fs.statSync(stake.url.slice('sqlite:'.length)).size / 2 ** 20).toFixed(0)
+}
+
+/** The size on disk of the database at `stake.url`, in MB. */
+export async function databaseSizeMb(stake: Stake): Promise<string> {
+  const { db, close } = createDatabase(stake.url, STAKE_ONE)
+  try {
+    return await sizeMb(stake, db)
+  } finally {
+    await close()
+  }
+}
+
+/**
+ * The role the server connects as on PostgreSQL in the many-stakes section: not
+ * a superuser and without BYPASSRLS, so row-level security holds it as in
+ * production (docs/api-reference.md §14). Made when missing, granted as
+ * server/scripts/test.mjs grants its test role; no password (the local
+ * server's trust rule lets it in, as for the superuser).
+ */
+export const APP_ROLE = process.env.BENCH_PG_APP_ROLE || 'stake_bench_app'
+
+/** `stake.url` as APP_ROLE, with the role made and granted on that database. */
+export async function appRoleUrl(stake: Stake): Promise<string> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(APP_ROLE)) throw new Error(`BENCH_PG_APP_ROLE: not a plain role name: ${APP_ROLE}`)
+  const admin = new pg.Client({ connectionString: stake.url })
+  await admin.connect()
+  try {
+    const { rows } = await admin.query<{ super: boolean; bypass: boolean }>(
+      'select rolsuper as super, rolbypassrls as bypass from pg_roles where rolname = $1',
+      [APP_ROLE],
+    )
+    if (rows.length === 0) {
+      await admin
+        .query(`create role ${APP_ROLE} login nosuperuser nobypassrls nocreatedb nocreaterole`)
+        .catch((error: { code?: string }) => {
+          if (error.code !== '42710') throw error // made meanwhile by another run
+        })
+    } else if (rows[0]!.super || rows[0]!.bypass) {
+      throw new Error(`${APP_ROLE} is a superuser or bypasses row-level security: not what production runs as`)
+    }
+    await admin.query(`grant usage on schema public to ${APP_ROLE}`)
+    await admin.query(`grant select, insert, update, delete on all tables in schema public to ${APP_ROLE}`)
+    await admin.query(`grant usage, select, update on all sequences in schema public to ${APP_ROLE}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(stake.url)
+  url.username = APP_ROLE
+  url.password = ''
+  return url.toString()
+}
+
 /** Sessions and throttle rows left by earlier runs would only grow; every run starts without them. */
 export async function clearSessions(url: string) {
-  const { db, close } = createDatabase(url)
+  const { db, close } = createDatabase(url, STAKE_ONE)
   try {
     await db.deleteFrom('sessions').execute()
     await db.deleteFrom('login_throttle').execute()
