@@ -1,11 +1,10 @@
+import { blankDatabase as emptyDatabase } from '../test/blank-database.ts'
 import assert from 'node:assert/strict'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { Migrator, sql, type Kysely, type Migration } from 'kysely'
-import pg from 'pg'
 import { buildApp } from '../app.ts'
 import { parseConfig } from '../config.ts'
 import { createDatabase, type Database } from './database.ts'
@@ -13,7 +12,7 @@ import { migrate } from './migrate.ts'
 import type { DB } from './schema.ts'
 import { acrossStakes, inStake, STAKE_TABLES, StakeScopePlugin } from './stake-scope.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../test/factories.ts'
-import { dialect, TEST_ARGON2, TestClock, useTestApp } from '../test/harness.ts'
+import { TEST_ARGON2, TestClock, useTestApp } from '../test/harness.ts'
 import { ok, seedStake } from '../test/isolation.fixtures.ts'
 
 /**
@@ -27,28 +26,7 @@ import { ok, seedStake } from '../test/isolation.fixtures.ts'
 const STAKES_MIGRATION = '20261128000100_stakes'
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
 
-/** An empty PostgreSQL database (dropped afterwards) or SQLite in memory; `url` for a second connection. */
-async function blankDatabase(): Promise<{ database: Database; url: string | null }> {
-  if (dialect === 'sqlite') return { database: createDatabase('sqlite::memory:'), url: null }
-  const adminUrl = process.env.TEST_PG_URL
-  const template = process.env.TEST_PG_TEMPLATE
-  if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
-  // Named like the harness's databases, so scripts/test.mjs drops it if this file crashes.
-  const name = `${template}_f_${crypto.randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  after(async () => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await client.end()
-  })
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return { database: createDatabase(url.toString()), url: url.toString() }
-}
+const blankDatabase = () => emptyDatabase()
 
 /** The migrations before `before` (as migrate.test.ts's migrateAsBefore, without renamed names: none before the stakes). */
 async function migrateUpTo(db: Kysely<any>, before: string): Promise<void> {

@@ -1,14 +1,11 @@
+import { blankDatabase as emptyDatabase } from '../test/blank-database.ts'
 import assert from 'node:assert/strict'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { Migrator, type Kysely, type Migration } from 'kysely'
-import pg from 'pg'
-import { createDatabase, type Database } from './database.ts'
 import { migrate, RENAMED_MIGRATIONS } from './migrate.ts'
-import { dialect } from '../test/harness.ts'
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
 const currentNames = fs
@@ -18,28 +15,7 @@ const currentNames = fs
   .sort()
 const oldNameOf = Object.fromEntries(Object.entries(RENAMED_MIGRATIONS).map(([from, to]) => [to, from]))
 
-/** An empty database (no migrations run): in memory, or a new PostgreSQL database dropped afterwards. */
-async function blankDatabase(): Promise<Database> {
-  if (dialect === 'sqlite') return createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
-  const adminUrl = process.env.TEST_PG_URL
-  const template = process.env.TEST_PG_TEMPLATE
-  if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
-  // Named like the harness's databases, so scripts/test.mjs drops it if this file crashes.
-  const name = `${template}_f_${crypto.randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  after(async () => {
-    const client = new pg.Client({ connectionString: adminUrl })
-    await client.connect()
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await client.end()
-  })
-  const url = new URL(adminUrl)
-  url.pathname = `/${name}`
-  return createDatabase(url.toString(), { fallbackScope: { stakeId: 1 } })
-}
+const blankDatabase = async () => (await emptyDatabase({ fallbackScope: { stakeId: 1 } })).database
 
 /** The migrations as an older checkout had them: only those before `before`, under their names of then. */
 async function migrateAsBefore(db: Kysely<any>, before: string): Promise<void> {
