@@ -13,6 +13,7 @@ import { CLI_COMMANDS } from './cli.commands.ts'
 import { withTransaction } from './db/transaction.ts'
 import { acrossStakes, inStake } from './db/stake-scope.ts'
 import { backupCommand } from './modules/ops/backup.ts'
+import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -54,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
   })
   try {
     await migrate(database.db)
+    // As at the server's start: a stake that follows the environment takes its values (docs/api-reference.md §14).
+    await applyEnvSettings(database.db, database.dialect, config, systemClock.iso())
     const hasher = new PasswordHasher(config.argon2)
     const now = systemClock.iso()
     switch (command) {
