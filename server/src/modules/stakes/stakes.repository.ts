@@ -19,8 +19,8 @@ export function stakeTimeZones(db: Kysely<DB>): Promise<{ id: number; timezone: 
 /** A stake's settings (docs/api-reference.md §14), as GET /stake shows them. */
 export type StakeSettings = Stake
 
-const SETTINGS = [
-  'id',
+/** The fields PUT /stake may change, in the audit entry's order. */
+export const STAKE_FIELDS = [
   'name',
   'timezone',
   'language',
@@ -28,6 +28,8 @@ const SETTINGS = [
   'hc_approvals_required',
   'high_council_seats',
 ] as const
+
+const SETTINGS = ['id', ...STAKE_FIELDS] as const
 
 /** The settings that came from environment variables before stakes had their own (§9). */
 export type EnvSettings = Pick<

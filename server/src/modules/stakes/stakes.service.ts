@@ -10,6 +10,7 @@ import { audit } from '../audit/audit.repository.ts'
 import { syncHighCouncilSeatsIn } from '../callings/callings.repository.ts'
 import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 import { insertUser } from '../users/users.repository.ts'
+import { envSettings } from './stakes.settings.ts'
 
 const ALL = [...PERMISSIONS]
 
@@ -35,15 +36,7 @@ export interface NewStake {
 }
 
 /** A new stake's settings: the environment's, as for the first stake (docs/api-reference.md §14). */
-export function defaultSettings(config: Config) {
-  return {
-    timezone: config.stakeTimezone,
-    language: 'en',
-    sp_approvals_required: config.spApprovalsRequired,
-    hc_approvals_required: config.hcApprovalsRequired,
-    high_council_seats: config.highCouncilSeats,
-  }
-}
+export const defaultSettings = (config: Config) => ({ ...envSettings(config), language: 'en' })
 
 async function seedSystemCallings(trx: Executor, now: string): Promise<void> {
   for (const calling of SYSTEM_CALLINGS) {

@@ -24,20 +24,13 @@ import {
   currentStakeSettings,
   findStake,
   lockStake,
+  STAKE_FIELDS,
   stakesFromEnv,
   updateStake,
   type EnvSettings,
 } from './stakes.repository.ts'
 
-/** The fields PUT /stake may change, in the audit entry's order. */
-const FIELDS = [
-  'name',
-  'timezone',
-  'language',
-  'sp_approvals_required',
-  'hc_approvals_required',
-  'high_council_seats',
-] as const
+const FIELDS = STAKE_FIELDS
 
 /** The stake's settings are everything at once: only someone who already holds every permission changes them. */
 export const mayChangeStake = (held: ReadonlySet<Permission>): boolean => PERMISSIONS.every((p) => held.has(p))
