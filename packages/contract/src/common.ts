@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'no_vacancy',
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
+  'no_email',
   /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
   'stale_import',
   'already_applied',
