@@ -77,7 +77,21 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set([
   'webhook_events',
   'webhook_deliveries',
   'audit_log',
+  'imports',
 ])
+
+/**
+ * Stake-owned tables created after the stakes migration, each with
+ * withStakeId and sealStakeTable (db/dialect.ts). The stakes migrations
+ * (20261128000100, 20261128000400) walk the tables that existed then, so they
+ * read FIRST_STAKE_TABLES: a later table does not exist when they run.
+ */
+export const LATER_STAKE_TABLES: ReadonlySet<string> = new Set(['imports'])
+
+/** The stake-owned tables as the stakes migrations knew them. */
+export const FIRST_STAKE_TABLES: ReadonlySet<string> = new Set(
+  [...STAKE_TABLES].filter((table) => !LATER_STAKE_TABLES.has(table)),
+)
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */
 export type StakeScope = { stakeId: number } | { all: true }

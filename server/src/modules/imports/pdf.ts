@@ -96,7 +96,8 @@ function phrases(line: Line): Item[] {
 }
 
 export async function readPdfTable(body: Buffer): Promise<string[][]> {
-  const lines = await readLines(new Uint8Array(body.buffer, body.byteOffset, body.length))
+  // A copy: pdfjs hands its data to its worker, which detaches the buffer (a pooled Buffer shares it).
+  const lines = await readLines(new Uint8Array(body))
   let columns: { x: number; label: string }[] | null = null
   const rows: string[][] = []
   for (const line of lines) {
