@@ -159,7 +159,15 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     personByKey.set(key, index)
     personOfRow.set(r.row, index)
     if (ambiguous) {
-      persons.push({ userId: null, ...r, email, active: false, ambiguous: true })
+      persons.push({
+        userId: null,
+        fname: r.fname,
+        lname: r.lname,
+        email,
+        phone: r.phone,
+        active: false,
+        ambiguous: true,
+      })
       skip(
         r.row,
         'ambiguous_person',
