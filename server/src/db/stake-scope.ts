@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { FIRST_STAKE_TABLES } from './stake-tables.ts'
 import {
   AliasNode,
   BinaryOperationNode,
@@ -48,50 +49,11 @@ import {
  */
 
 /** Every table whose rows belong to one stake (all but deployment-wide settings, sign-in throttling, stakes themselves). */
-export const STAKE_TABLES: ReadonlySet<string> = new Set([
-  'users',
-  'user_permissions',
-  'sessions',
-  'session_retired_tokens',
-  'wards',
-  'callings',
-  'calling_permissions',
-  'calling_slots',
-  'calling_slot_history',
-  'proposals',
-  'proposal_history',
-  'proposal_votes',
-  'proposal_interviews',
-  'proposal_comments',
-  'proposal_presentations',
-  'speaking_overrides',
-  'speaking_topics',
-  'speaking_feeds',
-  'notifications',
-  'notification_preferences',
-  'mail_outbox',
-  'proposal_reminders',
-  'auto_reminders',
-  'daily_runs',
-  'webhooks',
-  'webhook_events',
-  'webhook_deliveries',
-  'audit_log',
+export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
+  ...FIRST_STAKE_TABLES,
+  // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
   'imports',
 ])
-
-/**
- * Stake-owned tables created after the stakes migration, each with
- * withStakeId and sealStakeTable (db/dialect.ts). The stakes migrations
- * (20261128000100, 20261128000400) walk the tables that existed then, so they
- * read FIRST_STAKE_TABLES: a later table does not exist when they run.
- */
-export const LATER_STAKE_TABLES: ReadonlySet<string> = new Set(['imports'])
-
-/** The stake-owned tables as the stakes migrations knew them. */
-export const FIRST_STAKE_TABLES: ReadonlySet<string> = new Set(
-  [...STAKE_TABLES].filter((table) => !LATER_STAKE_TABLES.has(table)),
-)
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */
 export type StakeScope = { stakeId: number } | { all: true }
