@@ -22,4 +22,5 @@ export const ROUTES = {
   sustainings: '/sustaining',
   archive: '/archive',
   public: '/public',
+  importLcr: '/manage/import',
 }

@@ -68,6 +68,9 @@ export const ERROR_CODES = [
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
   'no_email',
+  /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
+  'stale_import',
+  'already_applied',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -52,6 +52,7 @@ import {
 export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   ...FIRST_STAKE_TABLES,
   // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
+  'imports',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */
