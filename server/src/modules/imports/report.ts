@@ -82,11 +82,7 @@ export interface Report {
   skipped: number
 }
 
-const clean = (cell: string | undefined): string =>
-  (cell ?? '')
-    .replaceAll('\u0000', '')
-    .replace(/\s+/g, ' ')
-    .trim()
+const clean = (cell: string | undefined): string => (cell ?? '').replaceAll('\u0000', '').replace(/\s+/g, ' ').trim()
 
 /** "Last, First" or "First Last" (the last word is the last name). */
 export function splitName(raw: string): { fname: string; lname: string } | null {
