@@ -10,7 +10,10 @@ import { parseConfig } from '../config.ts'
 import { createDatabase, type Database } from './database.ts'
 import { migrate } from './migrate.ts'
 import type { DB } from './schema.ts'
-import { acrossStakes, inStake, STAKE_TABLES, StakeScopePlugin } from './stake-scope.ts'
+import { acrossStakes, inStake, StakeScopePlugin } from './stake-scope.ts'
+import { STAKE_TABLES_OF_20261128 } from './stake-tables-20261128.ts'
+
+const STAKE_TABLES = new Set(STAKE_TABLES_OF_20261128)
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../test/factories.ts'
 import { TEST_ARGON2, TestClock, useTestApp } from '../test/harness.ts'
 import { ok, seedStake } from '../test/isolation.fixtures.ts'

@@ -4,6 +4,7 @@ import { housekeepingJob } from '../modules/ops/housekeeping.ts'
 import { webhookJob } from '../modules/webhooks/webhooks.worker.ts'
 import type { Job, JobDeps } from './job.ts'
 import { acrossStakes } from '../db/stake-scope.ts'
+import { pushJob } from '../modules/push/push.worker.ts'
 
 /** Every background job of the server: main.ts runs them all, `npm run cli -- run <name>` one round of one. */
 export const serverJobs = (deps: JobDeps): Job[] => [
@@ -12,6 +13,7 @@ export const serverJobs = (deps: JobDeps): Job[] => [
   // Each stake's day in turn (db/stake-scope.ts): it scopes itself.
   dailyJob(deps),
   acrossEveryStake(webhookJob(deps)),
+  acrossEveryStake(pushJob(deps)),
 ]
 
 /** A job that serves every stake at once (the outboxes, housekeeping): its rounds run across stakes. */

@@ -217,6 +217,12 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/webhooks/{webhook_id}/test': webhook,
   'GET /api/webhooks/{webhook_id}/deliveries': webhook,
   'POST /api/notifications/{notification_id}/read': { params: ({ b }) => ({ notification_id: b.notification }) },
+  'DELETE /api/notifications/push/devices/{subscription_id}': {
+    params: ({ b }) => ({ subscription_id: b.pushDevice }),
+  },
+  'POST /api/notifications/push/devices/{subscription_id}/test': {
+    params: ({ b }) => ({ subscription_id: b.pushDevice }),
+  },
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */
@@ -371,6 +377,7 @@ const FIELD_TABLE: Record<string, string> = {
   comment_id: 'proposal_comments',
   webhook_id: 'webhooks',
   notification_id: 'notifications',
+  subscription_id: 'push_subscriptions',
 }
 const PARENT_TABLE: Record<string, string> = {
   user: 'users',
@@ -408,6 +415,7 @@ const ROUTE_TABLE: Record<string, string> = {
   'GET /api/outbox': 'mail_outbox',
   'GET /api/audit': 'audit_log',
   'GET /api/actions': 'proposals',
+  'GET /api/notifications/push/devices': 'push_subscriptions',
 }
 
 /** What of B an answer shows: the marker anywhere, or one of B's ids in a field that names its table. */

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
 import { acrossStakes, inStake, STAKE_TABLES } from '../db/stake-scope.ts'
@@ -117,6 +118,8 @@ export interface StakeB {
   webhook: number
   notification: number
   session: number
+  /** A push device of B's administrator (issue 30). */
+  pushDevice: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
 }
@@ -235,6 +238,19 @@ export async function seedStake(
   const feedFile = new URL(feed.url).pathname.split('/').pop()!
 
   const session = ((await ok(as('GET', '/api/auth/sessions'))) as { id: number }[])[0]!.id
+  const pushDevice = (
+    await ok(
+      as('POST', '/api/notifications/push/devices', {
+        endpoint: `https://${MARKER.toLowerCase()}.example.org/push/${unique()}`,
+        keys: {
+          p256dh: crypto.createECDH('prime256v1').generateKeys().toString('base64url'),
+          auth: crypto.randomBytes(16).toString('base64url'),
+        },
+        label: `${MARKER} phone`,
+      }),
+      201,
+    )
+  ).id as number
   const notification = await inStake(b.stakeId, () =>
     t.database.db.selectFrom('notifications').select('id').orderBy('id').executeTakeFirst(),
   )
@@ -253,6 +269,7 @@ export async function seedStake(
     webhook,
     notification: notification.id,
     session,
+    pushDevice,
     feedFile,
   }
 }
