@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createWard, unique, type Api } from './api'
 
@@ -145,6 +146,11 @@ test('one tap to vote from "Needs me", with an undo; the vote that moves a propo
     if (await showAll.isVisible()) await showAll.click()
     const item = needsMe.locator(`li[data-proposal="${first.id}"]`)
     const status = page.getByTestId('quick-vote-status')
+    // The one-tap buttons and the tab bar pass axe (WCAG 2.1 A/AA and best practices) as the rest of the app.
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
 
     // Tap, then undo: nothing reaches the server.
     await item.getByRole('button', { name: `Approve ${first.fname} Okafor` }).click()
