@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'no_vacancy',
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
+  'no_email',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

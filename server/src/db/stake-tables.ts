@@ -1,10 +1,12 @@
 /**
- * The stake-owned tables as the stakes migration (20261128000100) found them:
- * that migration, 20261128000400 and the migration test work on these, not on
- * STAKE_TABLES, so a later table (created with its stake column) does not
- * make an earlier migration touch a table that does not exist yet.
+ * The stake-owned tables as they were when the stakes migration
+ * (20261128000100) gave them `stake_id`: frozen, because migrations must do
+ * tomorrow what they did today. The migrations that seal these tables use
+ * this list; stake-scope.ts's STAKE_TABLES is this list plus the tables
+ * created later (each by its own migration, with withStakeId and
+ * sealStakeTable).
  */
-export const STAKE_TABLES_OF_20261128: readonly string[] = [
+export const FIRST_STAKE_TABLES: readonly string[] = [
   'users',
   'user_permissions',
   'sessions',
