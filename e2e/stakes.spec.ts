@@ -153,7 +153,8 @@ test('a long stake name is cut short in the header on a phone, and the bar still
         page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
         bar: bar.scrollWidth <= bar.clientWidth,
         accountInside: account.getBoundingClientRect().right <= document.documentElement.clientWidth,
-        aboveTheMenu: r.bottom <= document.querySelector<HTMLElement>('.mainnav')!.getBoundingClientRect().top,
+        // On a phone the menu is the tab bar at the bottom of the screen (issue 30).
+        aboveTheMenu: r.bottom <= document.querySelector<HTMLElement>('.tabbar')!.getBoundingClientRect().top,
       }
     })
     expect(fit).toEqual({

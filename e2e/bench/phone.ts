@@ -7,6 +7,7 @@
 //
 //   BENCH_WEB_RUNS=3     runs (median reported)
 //   BENCH_RESEED=1       seed the stake again even when the cached one matches
+//   BENCH_LIGHTHOUSE=0   skip Lighthouse on the sign-in page (e2e/bench/lighthouse.ts)
 //
 // Figures: sign-in LCP (cold, then warm cache), from submitting the sign-in
 // form to the board's cards on screen, a warm reload of the board (navigation
@@ -17,6 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium, type CDPSession, type Page } from 'playwright'
+import { LIGHTHOUSE_TARGETS, lighthouseSignIn } from './lighthouse'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3)
@@ -237,6 +239,7 @@ async function main() {
   await store.clearSessions(url)
   const server = await startServer(url)
   const runs: Run[] = []
+  let lighthouse: Awaited<ReturnType<typeof lighthouseSignIn>> | null = null
   try {
     for (let i = 0; i < RUNS; i++) {
       const run = await oneRun(server.baseUrl, ADMIN_EMAIL, PASSWORD)
@@ -245,6 +248,7 @@ async function main() {
       )
       runs.push(run)
     }
+    if (process.env.BENCH_LIGHTHOUSE !== '0') lighthouse = await lighthouseSignIn(server.baseUrl, RUNS, log)
   } finally {
     await server.stop()
   }
@@ -272,6 +276,18 @@ async function main() {
       `  submit → board cards visible   ${ms(figures.cards).padStart(8)}   target ≤ ${TARGETS.cards} ms: ${verdict(figures.cards <= TARGETS.cards)}`,
       `  board reload, warm cache       ${ms(figures.warmReload).padStart(8)}   target ≤ ${TARGETS.warmReload} ms: ${verdict(figures.warmReload <= TARGETS.warmReload)}`,
       `  sign-in JavaScript, compressed ${kb(figures.signInJs).padStart(8)}   target ≤ ${TARGETS.signInJsKb} KB: ${verdict(figures.signInJs <= TARGETS.signInJsKb * 1024)} (${kb(figures.signInJsWire)} on the wire with headers)`,
+      ...(lighthouse
+        ? [
+            `Lighthouse 12.2.3, sign-in page, mobile (median of ${RUNS}): ` +
+              (['performance', 'accessibility', 'bestPractices', 'seo'] as const)
+                .map(
+                  (k) =>
+                    `${k} ${lighthouse![k]} (≥ ${LIGHTHOUSE_TARGETS[k]}: ${verdict(lighthouse![k] >= LIGHTHOUSE_TARGETS[k])})`,
+                )
+                .join(', '),
+            ...lighthouse.notes.map((n) => `  failed: ${n}`),
+          ]
+        : []),
       '',
       'Bytes on the wire (headers + compressed bodies) and requests, by type (median):',
       trafficRow(

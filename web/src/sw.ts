@@ -38,3 +38,52 @@ cleanupOutdatedCaches()
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
 })
+
+/** What a push carries (server/src/modules/push/push.repository.ts PushPayload). */
+interface PushPayload {
+  title?: string
+  body?: string
+  url?: string
+  tag?: string
+}
+
+/**
+ * Push notifications (issue 30): a push from the server shows a notification
+ * with its text; tapping it opens (or focuses) the app on the proposal. The
+ * payload is decrypted by the browser; nothing of it is kept here.
+ */
+self.addEventListener('push', (event) => {
+  let data: PushPayload
+  try {
+    data = (event.data?.json() ?? {}) as PushPayload
+  } catch {
+    data = { body: event.data?.text() }
+  }
+  const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/'
+  event.waitUntil(
+    self.registration.showNotification(data.title || 'Stake Administration', {
+      body: data.body ?? '',
+      tag: data.tag,
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      data: { url },
+    }),
+  )
+})
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? '/', self.location.origin).href
+  event.waitUntil(
+    (async () => {
+      const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
+      const same = open.find((c) => new URL(c.url).origin === self.location.origin)
+      if (same) {
+        await same.focus()
+        if ('navigate' in same) await (same as WindowClient).navigate(url)
+        return
+      }
+      await self.clients.openWindow(url)
+    })(),
+  )
+})

@@ -53,6 +53,8 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   ...FIRST_STAKE_TABLES,
   // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
   'imports',
+  'push_subscriptions',
+  'push_outbox',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

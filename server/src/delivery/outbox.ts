@@ -5,12 +5,13 @@ import { retrying } from '../db/transaction.ts'
 import { nextAttemptAt } from './schedule.ts'
 
 /**
- * The outboxes (mail and webhook deliveries) and the status and column a
+ * The outboxes (mail, webhook deliveries and pushes) and the status and column a
  * finished row gets when its attempt succeeded.
  */
 const OUTBOXES = {
   mail_outbox: { sent: 'sent', sentAt: 'sent_at' },
   webhook_deliveries: { sent: 'delivered', sentAt: 'delivered_at' },
+  push_outbox: { sent: 'sent', sentAt: 'sent_at' },
 } as const
 export type OutboxName = keyof typeof OUTBOXES
 

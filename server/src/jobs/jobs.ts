@@ -5,6 +5,7 @@ import { webhookJob } from '../modules/webhooks/webhooks.worker.ts'
 import { importsPurgeJob } from '../modules/imports/imports.purge.ts'
 import type { Job, JobDeps } from './job.ts'
 import { acrossStakes } from '../db/stake-scope.ts'
+import { pushJob } from '../modules/push/push.worker.ts'
 
 /** Every background job of the server: main.ts runs them all, `npm run cli -- run <name>` one round of one. */
 export const serverJobs = (deps: JobDeps): Job[] => [
@@ -15,6 +16,7 @@ export const serverJobs = (deps: JobDeps): Job[] => [
   acrossEveryStake(webhookJob(deps)),
   // purgeExpiredImports runs across stakes itself.
   importsPurgeJob(deps.db, deps.clock, deps.log),
+  acrossEveryStake(pushJob(deps)),
 ]
 
 /** A job that serves every stake at once (the outboxes, housekeeping): its rounds run across stakes. */

@@ -16,6 +16,7 @@ import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
 import importsRoutes from './imports/imports.routes.ts'
+import pushRoutes from './push/push.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -41,6 +42,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/stake', routes: stakeRoutes },
   { prefix: '/stakes', routes: signupRoutes },
   { prefix: '/imports', routes: importsRoutes },
+  { prefix: '/notifications/push', routes: pushRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

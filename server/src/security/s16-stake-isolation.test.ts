@@ -219,6 +219,12 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/notifications/{notification_id}/read': { params: ({ b }) => ({ notification_id: b.notification }) },
   'GET /api/imports/{import_id}': { params: ({ b }) => ({ import_id: b.importPreview }) },
   'POST /api/imports/{import_id}/apply': { params: ({ b }) => ({ import_id: b.importPreview }) },
+  'DELETE /api/notifications/push/devices/{subscription_id}': {
+    params: ({ b }) => ({ subscription_id: b.pushDevice }),
+  },
+  'POST /api/notifications/push/devices/{subscription_id}/test': {
+    params: ({ b }) => ({ subscription_id: b.pushDevice }),
+  },
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */
@@ -374,6 +380,7 @@ const FIELD_TABLE: Record<string, string> = {
   comment_id: 'proposal_comments',
   webhook_id: 'webhooks',
   notification_id: 'notifications',
+  subscription_id: 'push_subscriptions',
 }
 const PARENT_TABLE: Record<string, string> = {
   user: 'users',
@@ -411,6 +418,7 @@ const ROUTE_TABLE: Record<string, string> = {
   'GET /api/outbox': 'mail_outbox',
   'GET /api/audit': 'audit_log',
   'GET /api/actions': 'proposals',
+  'GET /api/notifications/push/devices': 'push_subscriptions',
 }
 
 /** What of B an answer shows: the marker anywhere, or one of B's ids in a field that names its table. */

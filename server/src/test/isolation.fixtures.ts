@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
 import { acrossStakes, inStake, STAKE_TABLES } from '../db/stake-scope.ts'
@@ -117,6 +118,8 @@ export interface StakeB {
   webhook: number
   notification: number
   session: number
+  /** A push device of B's administrator (issue 30). */
+  pushDevice: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
   /** An LCR import preview of B's administrator (docs/api-reference.md §15). */
@@ -245,6 +248,19 @@ export async function seedStake(
   })
   assert.equal(report.statusCode, 201, report.body)
   const importPreview = (report.json() as { id: number }).id
+  const pushDevice = (
+    await ok(
+      as('POST', '/api/notifications/push/devices', {
+        endpoint: `https://${MARKER.toLowerCase()}.example.org/push/${unique()}`,
+        keys: {
+          p256dh: crypto.createECDH('prime256v1').generateKeys().toString('base64url'),
+          auth: crypto.randomBytes(16).toString('base64url'),
+        },
+        label: `${MARKER} phone`,
+      }),
+      201,
+    )
+  ).id as number
   const notification = await inStake(b.stakeId, () =>
     t.database.db.selectFrom('notifications').select('id').orderBy('id').executeTakeFirst(),
   )
@@ -263,6 +279,7 @@ export async function seedStake(
     webhook,
     notification: notification.id,
     session,
+    pushDevice,
     feedFile,
     importPreview,
   }

@@ -33,13 +33,40 @@ export function getAccessToken(): string | null {
 
 export function setAccessToken(token: string | null): void {
   accessToken = token
-  if (token === null) idleTimeout = null
+  if (token === null) {
+    idleTimeout = null
+    rememberSession(false)
+  }
 }
 
 /** Keeps what a sign-in or refresh answered: the token, and whether the session ends when idle. */
 export function setSession(tokens: { access_token: string; idle_timeout?: number }): void {
   accessToken = tokens.access_token
   idleTimeout = tokens.idle_timeout ?? null
+  rememberSession(true)
+}
+
+/**
+ * Whether this browser may hold a session (issue 30): set when a sign-in or
+ * refresh succeeds, cleared when one fails or the user signs out. The refresh
+ * cookie itself is HttpOnly; without this hint a first visit would probe
+ * /auth/refresh and log its 401 in the console. Unknown storage counts as yes.
+ */
+const SESSION_HINT = 'stake.session'
+export function sessionMayExist(): boolean {
+  try {
+    return localStorage.getItem(SESSION_HINT) === '1'
+  } catch {
+    return true
+  }
+}
+function rememberSession(on: boolean): void {
+  try {
+    if (on) localStorage.setItem(SESSION_HINT, '1')
+    else localStorage.removeItem(SESSION_HINT)
+  } catch {
+    // Storage refused (private mode): the hint stays unknown, which probes as before.
+  }
 }
 
 /** Seconds of inactivity after which this (shared-computer) session ends, or null. */

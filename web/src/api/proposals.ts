@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import { actionKeys } from './actions'
 import { api, apiPage } from './client'
 import { useChange, type MutationCallbacks } from './mutation'
@@ -233,4 +234,32 @@ export function useCreateProposal() {
     mutationFn: (input: ProposalInput) => api<Proposal>('/calling-kanban/proposals', { method: 'POST', body: input }),
     invalidates: proposalChanged,
   })
+}
+
+/** The proposal after a one-tap vote: its stage now, to tell whether the vote moved it on (null if unreadable). */
+export interface QuickVoteResult {
+  stage: Stage | null
+}
+
+/**
+ * One-tap approve / reject from "Needs me" (issue 30): the same vote as the
+ * proposal page's, then the proposal read back, since an auto-advance
+ * happens in the vote's own transaction; the board and the action queue are
+ * refetched either way. A plain function (not a mutation) so that a vote
+ * still waiting out its undo time is sent even after the page has gone.
+ */
+export function useQuickVote(): (id: number, approved: boolean) => Promise<QuickVoteResult> {
+  const qc = useQueryClient()
+  return useCallback(
+    async (id: number, approved: boolean) => {
+      try {
+        await api(path(id, '/approvals'), { method: 'POST', query: { approved } })
+        const after = await api<Proposal>(path(id)).catch(() => null)
+        return { stage: after?.stage ?? null }
+      } finally {
+        await Promise.all(proposalChanged().map((queryKey) => qc.invalidateQueries({ queryKey })))
+      }
+    },
+    [qc],
+  )
 }

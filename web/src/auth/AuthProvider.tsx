@@ -17,10 +17,12 @@ import {
   onPasswordChangeRequired,
   onSessionLost,
   refreshAccessToken,
+  sessionMayExist,
   setAccessToken,
   setSession,
 } from '../api/client'
 import { fetchMe, readMe, writeMe } from '../api/me'
+import { forgetThisDevice } from '../api/push'
 import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
@@ -103,6 +105,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let cancelled = false
     ;(async () => {
+      // No session on this browser (issue 30): anonymous at once, without a refresh probe that can only fail.
+      if (!sessionMayExist()) {
+        setStatus('anonymous')
+        return
+      }
       try {
         const token = await refreshAccessToken()
         if (cancelled) return
@@ -190,6 +197,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(
     async (opts?: { all?: boolean }) => {
+      // This browser stops receiving this user's pushes (issue 30) while the session can still say so.
+      await forgetThisDevice()
       try {
         await api('/auth/logout', { method: 'POST', query: opts?.all ? { all: true } : undefined })
       } catch {

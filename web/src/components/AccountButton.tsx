@@ -9,11 +9,16 @@ export function AccountButton(props: ComponentPropsWithoutRef<'button'>) {
   const me = useMe()
   const name = fullName(me)
   return (
-    <button type="button" className="user-button" aria-label={t('nav.accountMenu', { name })} {...props}>
+    // The name comes from the content, not aria-label (axe label-content-name-mismatch, issue 30): the
+    // hidden words hold the visible name; initials and name are shown for the eye only.
+    <button type="button" className="user-button" {...props}>
+      <span className="visually-hidden">{t('nav.accountMenu', { name })}</span>
       <span className="avatar" aria-hidden="true">
         {(me.fname[0] ?? '') + (me.lname[0] ?? '')}
       </span>
-      <span className="user-name">{name}</span>
+      <span className="user-name" aria-hidden="true">
+        {name}
+      </span>
     </button>
   )
 }

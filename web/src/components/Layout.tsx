@@ -6,9 +6,11 @@ import { can } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { useStake } from '../api/stake'
+import { setAppBadge } from '../api/push'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
 import { NotificationBell } from './NotificationBell'
+import { TabBar } from './TabBar'
 
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
@@ -34,7 +36,11 @@ export function Layout({ children }: { children: ReactNode }) {
   const needsMe = useActions().data?.count ?? 0
   useEffect(() => {
     setTitleCount(needsMe)
-    return () => setTitleCount(0)
+    setAppBadge(needsMe)
+    return () => {
+      setTitleCount(0)
+      setAppBadge(0)
+    }
   }, [needsMe])
 
   const links: { to: string; label: string; show: boolean }[] = [
@@ -90,6 +96,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         {children}
       </main>
+      <TabBar links={links.filter((l) => l.show)} needsMe={needsMe} />
     </div>
   )
 }

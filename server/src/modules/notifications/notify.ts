@@ -7,7 +7,8 @@ import { composeMail, linkBase } from './mail.compose.ts'
 import { insertNotifications } from './notifications.repository.ts'
 import { insertOutbox } from './outbox.repository.ts'
 import { loadCandidates, missingVoters, participants, type Candidate } from './recipients.ts'
-import { notificationText } from './texts.ts'
+import { notificationText, translator } from './texts.ts'
+import { queuePushes } from '../push/push.repository.ts'
 
 type Wanted = Map<number, NotificationKind>
 
@@ -94,6 +95,20 @@ class Writer {
         read_at: null,
         mail: mailOn && c.email_preference === 'daily' ? 'digest' : null,
       })),
+    )
+    // Each device of each recipient gets the inbox text as a push (issue 30): the same recipients, so S9 as the inbox.
+    await queuePushes(
+      trx,
+      recipients.map((c) => ({
+        user_id: c.id,
+        payload: {
+          title: translator(c.language)(`subject.${wanted.get(c.id)!}`),
+          body: texts.get(c.id)!,
+          url: `/proposals/${proposal.id}`,
+          tag: `proposal-${proposal.id}`,
+        },
+      })),
+      at,
     )
     if (mailOn) {
       const base = linkBase(this.ctx.config)

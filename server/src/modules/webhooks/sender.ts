@@ -40,7 +40,7 @@ const MAX_ANSWER_BYTES = 64 * 1024
  */
 export function postWebhook(
   target: string,
-  body: string,
+  body: string | Uint8Array,
   headers: Record<string, string>,
   options: TargetRules & { timeoutMs: number },
 ): Promise<PostResult> {

@@ -22,6 +22,7 @@ import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
 import { EmailPreference } from './EmailPreference'
 import { LanguageSwitch } from './LanguageSwitch'
+import { PushDevices } from './PushDevices'
 
 function ProfileForm() {
   const { t } = useTranslation('profile')
@@ -231,6 +232,7 @@ export default function ProfilePage() {
             </p>
           </section>
           <EmailPreference />
+          <PushDevices />
           <CalendarFeed />
           <Sessions />
         </div>

@@ -1,0 +1,223 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createWard, unique, type Api } from './api'
+
+/**
+ * Issue 30 at phone size (390×844): the sign-in page's first visit without a
+ * console error, the bottom tab bar (nothing scrolls sideways), one-tap votes
+ * from "Needs me" with their undo, and the service worker's push handler
+ * driven through the DevTools protocol (ServiceWorker.deliverPushMessage).
+ */
+
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+const PRESIDENCY = ['stake_president', 'stake_first_counselor', 'stake_second_counselor']
+
+async function phonePage(browser: Browser, serviceWorkers: 'allow' | 'block' = 'block'): Promise<Page> {
+  const context = await browser.newContext({ ...PHONE, serviceWorkers })
+  return context.newPage()
+}
+
+async function signIn(page: Page) {
+  await page.goto('/signin')
+  await page.getByLabel('Email').fill(ADMIN_EMAIL)
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
+}
+
+/** Seats the administrator in a presidency seat unless he holds one; returns how to give it back. */
+async function seatInPresidency(admin: Api, adminId: number): Promise<() => Promise<void>> {
+  for (const key of PRESIDENCY) {
+    const calling = await callingByKey(admin, key)
+    if (calling.slots.some((s: any) => s.user_id === adminId || s.user?.id === adminId)) return async () => {}
+  }
+  for (const key of PRESIDENCY) {
+    const calling = await callingByKey(admin, key)
+    const free = calling.slots.find((s: any) => !s.filled)
+    if (free) {
+      await admin.req('PUT', `/api/callings/${calling.id}/${free.slot_id}`, { user_id: adminId })
+      return async () => {
+        await admin.req('DELETE', `/api/callings/${calling.id}/${free.slot_id}`)
+      }
+    }
+  }
+  throw new Error('no vacant presidency seat for the administrator')
+}
+
+test('sign-in, first visit: no console error (no refresh probe), and a meta description', async ({
+  browser,
+  request,
+}) => {
+  await adminApi(request)
+  const page = await phonePage(browser)
+  const errors: string[] = []
+  const probes: string[] = []
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+  page.on('request', (r) => r.url().includes('/auth/refresh') && probes.push(r.url()))
+  await page.goto('/signin')
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(errors).toEqual([])
+  expect(probes).toEqual([])
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{50,}/)
+  // Signed in, a reload still restores the session through the refresh cookie.
+  await page.getByLabel('Email').fill(ADMIN_EMAIL)
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
+  await page.reload()
+  await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
+  await page.context().close()
+})
+
+test('the phone’s tab bar: Needs me, Board, Speaking, More; nothing scrolls sideways; desktop keeps the top bar', async ({
+  browser,
+  request,
+}) => {
+  await adminApi(request)
+  const page = await phonePage(browser)
+  await signIn(page)
+  const tabs = page.getByRole('navigation', { name: 'Sections' })
+  await expect(tabs).toBeVisible()
+  await expect(tabs.getByRole('link', { name: /^Needs me/ })).toBeVisible()
+  await expect(tabs.getByRole('link', { name: 'Board' })).toBeVisible()
+  await expect(tabs.getByRole('link', { name: 'Speaking' })).toBeVisible()
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden()
+  const box = await tabs.boundingBox()
+  expect(box!.y + box!.height).toBeCloseTo(844, 0)
+
+  for (const path of ['/board', '/schedule', '/manage/callings', '/profile']) {
+    await page.goto(path)
+    await expect(page.locator('.loading')).toHaveCount(0)
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(wide, `${path} scrolls sideways`).toBeLessThanOrEqual(0)
+  }
+
+  await tabs.getByRole('link', { name: 'Speaking' }).click()
+  await expect(page).toHaveURL(/\/schedule$/)
+  const more = tabs.getByRole('button', { name: 'More' })
+  await more.click()
+  await expect(more).toHaveAttribute('aria-expanded', 'true')
+  await tabs.getByRole('link', { name: 'Callings' }).click()
+  await expect(page).toHaveURL(/\/manage\/callings$/)
+  await expect(more).toHaveAttribute('aria-expanded', 'false')
+  await page.context().close()
+
+  const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  await signIn(desktop)
+  await expect(desktop.getByRole('navigation', { name: 'Main' })).toBeVisible()
+  await expect(desktop.getByRole('navigation', { name: 'Sections' })).toBeHidden()
+  await desktop.context().close()
+})
+
+test('one tap to vote from "Needs me", with an undo; the vote that moves a proposal on says so', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000)
+  const admin = await adminApi(request)
+  const me = await admin.req('GET', '/api/auth/me')
+  const giveBack = await seatInPresidency(admin, me.id)
+  const ward = await createWard(admin, unique('Tap ward '))
+  const made: number[] = []
+  try {
+    const submit = async (fname: string) => {
+      const p = await admin.req('POST', '/api/calling-kanban/proposals', {
+        fname,
+        lname: 'Okafor',
+        proposed_calling: 'Ward clerk',
+        ward_id: ward.id,
+      })
+      made.push(p.id)
+      return p
+    }
+    const first = await submit(unique('Ines'))
+    const second = await submit(unique('Jonas'))
+    const page = await phonePage(browser)
+    await signIn(page)
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: /^Needs me/ })
+      .click()
+    const needsMe = page.getByTestId('needs-me-view')
+    await expect(needsMe).toBeVisible()
+    // "Show all" when the administrator has more than five votes waiting.
+    const showAll = needsMe.locator('[data-group="votes"]').getByRole('button', { name: /^Show all/ })
+    if (await showAll.isVisible()) await showAll.click()
+    const item = needsMe.locator(`li[data-proposal="${first.id}"]`)
+    const status = page.getByTestId('quick-vote-status')
+    // The one-tap buttons and the tab bar pass axe (WCAG 2.1 A/AA and best practices) as the rest of the app.
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+
+    // Tap, then undo: nothing reaches the server.
+    await item.getByRole('button', { name: `Approve ${first.fname} Okafor` }).click()
+    await expect(item).toContainText('Approving in 5 s')
+    await item.getByRole('button', { name: `Undo ${first.fname} Okafor` }).click()
+    await expect(status).toHaveText(`Your vote on ${first.fname} Okafor was not sent.`)
+    await page.waitForTimeout(6000)
+    const votes = await admin.req('GET', `/api/calling-kanban/proposals/${first.id}/approvals`)
+    expect(votes.filter((v: any) => v.approver_id === me.id || v.user_id === me.id)).toEqual([])
+
+    // Tap and let it go: the vote is sent after the undo time, and the item leaves the list.
+    await item.getByRole('button', { name: `Reject ${first.fname} Okafor` }).click()
+    await expect(status).toHaveText(new RegExp(`You rejected ${first.fname} Okafor`), { timeout: 15_000 })
+    await expect(item).toHaveCount(0)
+    const after = await admin.req('GET', `/api/calling-kanban/proposals/${first.id}/approvals`)
+    expect(after.length).toBe(1)
+
+    // A vote still waiting when the user leaves the page is sent, not lost.
+    const other = needsMe.locator(`li[data-proposal="${second.id}"]`)
+    await other.getByRole('button', { name: `Approve ${second.fname} Okafor` }).click()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Speaking' }).click()
+    await expect
+      .poll(async () => (await admin.req('GET', `/api/calling-kanban/proposals/${second.id}/approvals`)).length)
+      .toBe(1)
+    await page.context().close()
+  } finally {
+    for (const id of made) await admin.req('DELETE', `/api/calling-kanban/proposals/${id}`)
+    await admin.req('DELETE', `/api/wards/${ward.id}`)
+    await giveBack()
+  }
+})
+
+test('the service worker shows a push as a notification (DevTools ServiceWorker.deliverPushMessage)', async ({
+  browser,
+}) => {
+  const page = await phonePage(browser, 'allow')
+  await page.context().grantPermissions(['notifications'])
+  await page.goto('/signin')
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+  const cdp = await page.context().newCDPSession(page)
+  const registrations: { registrationId: string; scopeURL: string }[] = []
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations))
+  await cdp.send('ServiceWorker.enable')
+  await expect.poll(() => registrations.length).toBeGreaterThan(0)
+  const origin = new URL(page.url()).origin
+  const payload = {
+    title: 'A proposal awaits your vote',
+    body: 'Your vote is needed: Ada Lovelace.',
+    url: '/proposals/7',
+    tag: 'proposal-7',
+  }
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin,
+    registrationId: registrations[0]!.registrationId,
+    data: JSON.stringify(payload),
+  })
+  await expect
+    .poll(() =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+          url: (n.data as { url?: string } | null)?.url,
+        })),
+      ),
+    )
+    .toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: payload.url }])
+  await page.context().close()
+})
