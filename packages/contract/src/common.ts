@@ -68,6 +68,10 @@ export const ERROR_CODES = [
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
   'no_email',
+  /** docs/api-reference.md §18: the time was booked by someone else a moment earlier. */
+  'slot_taken',
+  /** docs/api-reference.md §18: the link already has a booking (move it instead). */
+  'already_booked',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -52,6 +52,11 @@ import {
 export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   ...FIRST_STAKE_TABLES,
   // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
+  'appointment_windows',
+  'appointment_offers',
+  'appointments',
+  'appointment_blocks',
+  'sunday_assignments',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

@@ -15,6 +15,8 @@ import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustai
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
+import appointmentsRoutes from './appointments/appointments.routes.ts'
+import sundayPlanRoutes from './appointments/sunday-plan.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -39,6 +41,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/audit', routes: auditRoutes },
   { prefix: '/stake', routes: stakeRoutes },
   { prefix: '/stakes', routes: signupRoutes },
+  { prefix: '/appointments', routes: appointmentsRoutes },
+  { prefix: '/sunday-plan', routes: sundayPlanRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -63,4 +67,6 @@ export const API_SEGMENTS = new Set([
   'ready',
   'docs',
   'openapi.json',
+  'appointments',
+  'sunday-plan',
 ])
