@@ -61,6 +61,8 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.archive, load: () => import('./pages/sustainings/ArchivePage') },
   { path: ROUTES.profile, load: () => import('./pages/profile/ProfilePage') },
   { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
+  { path: ROUTES.booking, load: () => import('./pages/booking/BookingPage'), access: 'public' },
+  { path: ROUTES.sundayPlan, load: () => import('./pages/sundays/SundayPlanPage') },
 ]
 
 const PAGES = PAGE_ROUTES.map(({ path, load, access }) => ({ path, access, Screen: lazyPage(load) }))

@@ -22,4 +22,6 @@ export const ROUTES = {
   sustainings: '/sustaining',
   archive: '/archive',
   public: '/public',
+  booking: '/booking',
+  sundayPlan: '/sundays',
 }
