@@ -1,17 +1,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import ICAL from 'ical.js'
-import {
-  adminApi,
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  createUser,
-  createWard,
-  login,
-  signInPage,
-  unique,
-  type Api,
-} from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, login, signInPage, unique, Api } from './api'
 
 /**
  * Issue 29 (docs/api-reference.md §18): a member books, moves and cancels an
@@ -178,5 +168,30 @@ test('the Sunday plan: a month of Sundays, one at a time on a phone, and a warni
   await expect(page.getByText('Sunday 2 of 4')).toBeVisible()
   await expect(page.locator('.sunday-card')).toHaveCount(1)
   await expect(page.getByRole('region', { name: /March 14/ }).getByRole('alert')).toBeVisible()
+  await page.context().close()
+})
+
+test('the interviews page: weekly times saved, a booking link made for a free interview', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const manager = await createUser(request, admin, unique('Mona'), 'Manager')
+  await admin.req('PUT', `/api/users/${manager.id}/permissions`, { permissions: ['proposals.manage'] })
+  const page = await signInPage(browser, manager)
+  await page.goto('/interviews')
+  await expect(page.getByRole('heading', { name: 'Interviews', level: 1 })).toBeVisible()
+  await page.getByRole('button', { name: 'Add a weekly time' }).click()
+  const row = page.getByRole('group', { name: 'Time 1' })
+  await row.getByLabel('Day').selectOption({ label: 'Wednesday' })
+  await page.getByRole('button', { name: 'Save my times' }).click()
+  await expect(page.getByText('Your interview times are saved.')).toBeVisible()
+  const saved = await new Api(request, manager.email, manager.password).req('GET', '/api/appointments/availability')
+  expect(saved.weekly).toEqual([{ weekday: 3, start_minute: 18 * 60, end_minute: 20 * 60 }])
+
+  await page.getByLabel("Person's name").fill('Walter Walk-in')
+  await page.getByRole('button', { name: 'Make the link' }).click()
+  await expect(page.getByLabel('Booking link', { exact: true })).toHaveValue(/\/booking#[A-Za-z0-9_-]{43}$/)
+  await expectAccessible(page, 'interviews page')
   await page.context().close()
 })

@@ -63,6 +63,7 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
   { path: ROUTES.booking, load: () => import('./pages/booking/BookingPage'), access: 'public' },
   { path: ROUTES.sundayPlan, load: () => import('./pages/sundays/SundayPlanPage') },
+  { path: ROUTES.interviews, load: () => import('./pages/interviews/InterviewsPage'), access: 'proposals.manage' },
 ]
 
 const PAGES = PAGE_ROUTES.map(({ path, load, access }) => ({ path, access, Screen: lazyPage(load) }))

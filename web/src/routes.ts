@@ -24,4 +24,5 @@ export const ROUTES = {
   public: '/public',
   booking: '/booking',
   sundayPlan: '/sundays',
+  interviews: '/interviews',
 }

@@ -20,7 +20,6 @@ export type OfferCreated = C.OfferCreated
 export const appointmentKeys = {
   all: ['appointments'] as const,
   booking: (token: string) => [...appointmentKeys.all, 'booking', token] as const,
-  availability: () => [...appointmentKeys.all, 'availability'] as const,
 }
 
 export const sundayKeys = {
@@ -76,4 +75,41 @@ export function useSaveSunday(
     ...callbacks,
     invalidates: () => [sundayKeys.year(year)],
   })
+}
+
+export type Appointment = C.Appointment
+
+export const interviewKeys = {
+  all: ['interviews'] as const,
+  availability: () => [...interviewKeys.all, 'availability'] as const,
+  booked: () => [...interviewKeys.all, 'booked'] as const,
+}
+
+/** The signed-in user's own interview times. */
+export function useAvailability() {
+  return useQuery({
+    queryKey: interviewKeys.availability(),
+    queryFn: () => api<Availability>('/appointments/availability'),
+  })
+}
+
+export function useSaveAvailability(callbacks: MutationCallbacks<Availability, AvailabilityInput> = {}) {
+  return useChange({
+    mutationFn: (body: AvailabilityInput) => api<Availability>('/appointments/availability', { method: 'PUT', body }),
+    ...callbacks,
+    invalidates: () => [interviewKeys.availability()],
+  })
+}
+
+export function useCreateOffer(callbacks: MutationCallbacks<OfferCreated, OfferInput> = {}) {
+  return useChange({
+    mutationFn: (body: OfferInput) => api<OfferCreated>('/appointments/offers', { method: 'POST', body }),
+    ...callbacks,
+    invalidates: () => [],
+  })
+}
+
+/** Booked interviews from now on (the caller's; a manager: everyone's). */
+export function useBookedInterviews() {
+  return useQuery({ queryKey: interviewKeys.booked(), queryFn: () => api<Appointment[]>('/appointments') })
 }
