@@ -62,6 +62,9 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.profile, load: () => import('./pages/profile/ProfilePage') },
   { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
   { path: ROUTES.importLcr, load: () => import('./pages/imports/ImportPage'), access: 'users.manage' },
+  { path: ROUTES.booking, load: () => import('./pages/booking/BookingPage'), access: 'public' },
+  { path: ROUTES.sundayPlan, load: () => import('./pages/sundays/SundayPlanPage') },
+  { path: ROUTES.interviews, load: () => import('./pages/interviews/InterviewsPage'), access: 'proposals.manage' },
 ]
 
 const PAGES = PAGE_ROUTES.map(({ path, load, access }) => ({ path, access, Screen: lazyPage(load) }))

@@ -23,4 +23,7 @@ export const ROUTES = {
   archive: '/archive',
   public: '/public',
   importLcr: '/manage/import',
+  booking: '/booking',
+  sundayPlan: '/sundays',
+  interviews: '/interviews',
 }

@@ -71,6 +71,10 @@ export const ERROR_CODES = [
   /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
   'stale_import',
   'already_applied',
+  /** docs/api-reference.md §18: the time was booked by someone else a moment earlier. */
+  'slot_taken',
+  /** docs/api-reference.md §18: the link already has a booking (move it instead). */
+  'already_booked',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

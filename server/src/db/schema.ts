@@ -6,6 +6,7 @@ import type { SpeakingTables } from '../modules/speaking/speaking.tables.ts'
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
 import type { ImportsTables } from '../modules/imports/imports.tables.ts'
 import type { PushTables } from '../modules/push/push.tables.ts'
+import type { AppointmentsTables } from '../modules/appointments/appointments.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -169,7 +170,15 @@ export interface WardsTable {
  * (`modules/<domain>/<domain>.tables.ts`), composed here explicitly.
  */
 export interface DB
-  extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables, ImportsTables, PushTables {
+  extends
+    AppointmentsTables,
+    AuditTables,
+    NotificationsTables,
+    ProposalsTables,
+    SpeakingTables,
+    WebhooksTables,
+    ImportsTables,
+    PushTables {
   stakes: StakesTable
   app_settings: AppSettingsTable
   signup_codes: SignupCodesTable

@@ -55,6 +55,11 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   'imports',
   'push_subscriptions',
   'push_outbox',
+  'appointment_windows',
+  'appointment_offers',
+  'appointments',
+  'appointment_blocks',
+  'sunday_assignments',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

@@ -17,6 +17,8 @@ import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
 import importsRoutes from './imports/imports.routes.ts'
 import pushRoutes from './push/push.routes.ts'
+import appointmentsRoutes from './appointments/appointments.routes.ts'
+import sundayPlanRoutes from './appointments/sunday-plan.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -43,6 +45,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/stakes', routes: signupRoutes },
   { prefix: '/imports', routes: importsRoutes },
   { prefix: '/notifications/push', routes: pushRoutes },
+  { prefix: '/appointments', routes: appointmentsRoutes },
+  { prefix: '/sunday-plan', routes: sundayPlanRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -68,4 +72,6 @@ export const API_SEGMENTS = new Set([
   'docs',
   'openapi.json',
   'imports',
+  'appointments',
+  'sunday-plan',
 ])

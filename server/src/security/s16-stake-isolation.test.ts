@@ -146,6 +146,7 @@ const comment: Entry = {
 }
 
 const P = '/api/calling-kanban/proposals/{proposal_id}'
+const bookingLink: Entry = { params: () => ({ token: 'B'.repeat(43) }), missing: () => ({ token: 'A'.repeat(43) }) }
 
 /** Every route with a parameter: which object of B (or which value) fills it. */
 const MATRIX: Record<string, Entry> = {
@@ -225,6 +226,13 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/notifications/push/devices/{subscription_id}/test': {
     params: ({ b }) => ({ subscription_id: b.pushDevice }),
   },
+  // A booking link's token is a credential like the feed's (§18): found across stakes by its hash, then
+  // served in its own stake; a well-formed token nobody holds answers exactly as another one.
+  'GET /api/appointments/book/{token}': bookingLink,
+  'POST /api/appointments/book/{token}': bookingLink,
+  'PUT /api/appointments/book/{token}': bookingLink,
+  'DELETE /api/appointments/book/{token}': bookingLink,
+  'GET /api/sunday-plan/{year}': year,
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */
@@ -243,6 +251,8 @@ const BODIES: Record<string, (s: Seeds) => unknown> = {
   updateComment: () => ({ comment_text: 'A edits' }),
   recordPresentation: ({ a }) => ({ ward_id: a.wards[0] }),
   updateWebhook: () => ({ url: 'https://hooks.example.org/a', events: ['comment'] }),
+  bookAppointment: () => ({ starts_at: '2026-06-02T16:00:00Z' }),
+  moveAppointment: () => ({ starts_at: '2026-06-02T16:00:00Z' }),
 }
 
 /** The required fields of a schema with the smallest valid values (for a route BODIES does not know yet). */
@@ -337,7 +347,25 @@ const REFERENCES: Record<string, (s: Seeds) => RefCase[]> = {
     { params: { proposal_id: a.atInterview }, body: null, field: 'interviewer_id', b: b.users.hc.id },
   ],
   createImport: ({ b }) => [{ params: {}, body: null, field: 'ward_id', b: b.wards[0]! }],
+  setAvailability: ({ b }) => [{ params: {}, body: null, field: 'user_id', b: b.users.member.id }],
+  createAppointmentOffer: ({ b }) => [
+    { params: {}, body: OFFER, field: 'proposal_id', b: b.proposals.hc },
+    { params: {}, body: OFFER, field: 'interviewer_id', b: b.users.member.id },
+  ],
+  setSundayAssignments: ({ a, b }) => {
+    const body = {
+      date: '2026-03-22',
+      assignments: [{ user_id: a.admin.user.id, kind: 'ward_visit', ward_id: a.wards[0] }],
+    }
+    return [
+      { params: {}, body, field: 'assignments.user_id', b: b.users.member.id },
+      { params: {}, body, field: 'assignments.ward_id', b: b.wards[0]! },
+    ]
+  },
 }
+
+/** A booking link's request as A's scheduler would make it (§18). */
+const OFFER = { kind: 'other', name: 'Someone', duration_minutes: 30 }
 
 /** The body with `field` (or `list.field`, in the list's one item) set to `id`. */
 function withField(body: Record<string, unknown>, field: string, id: number): Record<string, unknown> {
@@ -352,6 +380,7 @@ const LIST_QUERIES: Record<string, (s: Seeds) => Values> = {
   'GET /api/calling-kanban/proposals': ({ b }) => ({ ward_id: b.wards[0]! }),
   'GET /api/calling-kanban/proposals.csv': ({ b }) => ({ ward_id: b.wards[0]! }),
   'GET /api/audit': ({ b }) => ({ actor_id: b.admin.id }),
+  'GET /api/appointments/availability': ({ b }) => ({ user_id: b.users.member.id }),
 }
 
 function urlOf(path: string, params: Values, query: Values = {}): string {

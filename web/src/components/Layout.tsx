@@ -51,6 +51,8 @@ export function Layout({ children }: { children: ReactNode }) {
     { to: ROUTES.wards, label: t('nav.wards'), show: true },
     { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
     { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
+    { to: ROUTES.sundayPlan, label: t('nav.sundayPlan'), show: true },
+    { to: ROUTES.interviews, label: t('nav.interviews'), show: can(me, 'proposals.manage') },
   ]
 
   return (

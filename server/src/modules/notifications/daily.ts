@@ -15,6 +15,7 @@ import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
 import { record } from '../../events/record.ts'
 import { claimAutoReminders, waitingProposals } from './reminders.repository.ts'
+import { sendAppointmentReminders } from '../appointments/appointments.reminders.ts'
 
 export interface DailyDeps {
   db: Kysely<DB>
@@ -95,6 +96,7 @@ export async function runDaily(deps: DailyDeps, options: { force?: boolean } = {
   )
   if (!claimed && !options.force) return { day, ran: false, digests: 0, reminders: 0, purged: null }
   const reminders = await sendAutoReminders(deps, now)
+  await sendAppointmentReminders(deps, now)
   // After the reminders: those of `daily` users go into today's digest.
   const digests = await sendDigests(deps, now.toISOString())
   const purged = await purgeExpired(deps.db, now, { auditDays: deps.config.auditRetentionDays })

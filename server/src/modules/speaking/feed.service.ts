@@ -11,6 +11,7 @@ import * as feeds from './feed.repository.ts'
 import * as repo from './speaking.repository.ts'
 import { toCalendar } from './speaking.service.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
+import { addPlanEvents } from '../appointments/appointments.feed.ts'
 
 /** 256 random bits, URL-safe: 43 characters of base64url. */
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.ics$/
@@ -73,6 +74,8 @@ export class FeedService {
       prodId: { company: 'Stake Administration Service', product: 'speaking-feed', language: 'EN' },
       ttl: 6 * 3600,
     })
+    // §18: the owner's interviews and the Sunday plan, whoever the owner is.
+    await addPlanEvents(cal, db, { id: owner.id, wholeStake }, clock.now(), timezone, months)
     if (!wholeStake && !mine) return withFinalCrlf(cal.toString())
 
     const wardById = new Map(wards.map((w) => [w.id, w]))

@@ -16,8 +16,9 @@ import { defaultSettings } from './stakes.service.ts'
  * row of one stake.
  *
  * Never exported (sessions, tokens and secrets): sessions and their retired
- * tokens, calendar-feed tokens (speaking_feeds), users' password hashes and
- * webhooks' signing secrets. Imported users therefore have no usable
+ * tokens, calendar-feed tokens (speaking_feeds), booking links with their
+ * bookings (appointment_offers, appointments, appointment_blocks), users'
+ * password hashes and webhooks' signing secrets. Imported users therefore have no usable
  * password and must change it at their first sign-in (the operator's
  * `reset-password` gives one, an administrator's password reset the rest);
  * imported webhooks get a new secret (the stake's administrators see a webhook's
@@ -116,10 +117,27 @@ export const TRANSFER_TABLES: readonly TableSpec[] = [
     orderBy: ['id'],
   },
   { table: 'audit_log', id: true, refs: { actor_id: 'users' }, orderBy: ['id'] },
+  {
+    table: 'appointment_windows',
+    id: true,
+    refs: { user_id: 'users' },
+    booleans: ['open'],
+    orderBy: ['id'],
+  },
+  { table: 'sunday_assignments', id: true, refs: { user_id: 'users', ward_id: 'wards' }, orderBy: ['id'] },
 ]
 
 /** Stake-owned tables that are never exported: sessions, tokens (docs/api-reference.md §14). */
-export const NOT_TRANSFERRED: readonly Table[] = ['session_retired_tokens', 'sessions', 'speaking_feeds', 'imports']
+export const NOT_TRANSFERRED: readonly Table[] = [
+  'session_retired_tokens',
+  'sessions',
+  'speaking_feeds',
+  'imports',
+  // Booking links are credentials (token hashes) with their bookings; children first (§18).
+  'appointment_blocks',
+  'appointments',
+  'appointment_offers',
+]
 
 /** Every stake-owned table, children before parents: the order of a delete. */
 export const DELETE_ORDER: readonly Table[] = [...NOT_TRANSFERRED, ...TRANSFER_TABLES.map((s) => s.table).reverse()]
