@@ -37,6 +37,11 @@ export const AUDIT_ACTIONS = [
   'auth.lock',
   'auth.refresh_reuse',
   'stake.create',
+  'user.invite',
+  'auth.invitation_accept',
+  'auth.password_reset',
+  'auth.passkey_add',
+  'auth.passkey_remove',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

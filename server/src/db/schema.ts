@@ -4,6 +4,12 @@ import type { NotificationsTables } from '../modules/notifications/notifications
 import type { ProposalsTables } from '../modules/proposals/proposals.tables.ts'
 import type { SpeakingTables } from '../modules/speaking/speaking.tables.ts'
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
+import type {
+  AccountTokensTable,
+  PasskeysTable,
+  PasswordResetThrottleTable,
+  WebauthnChallengesTable,
+} from '../modules/accounts/accounts.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -176,4 +182,9 @@ export interface DB extends AuditTables, NotificationsTables, ProposalsTables, S
   calling_slots: CallingSlotsTable
   calling_slot_history: CallingSlotHistoryTable
   wards: WardsTable
+  // Accounts (issue 27, docs/api-reference.md §16)
+  account_tokens: AccountTokensTable
+  passkeys: PasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
+  password_reset_throttle: PasswordResetThrottleTable
 }

@@ -15,6 +15,8 @@ import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustai
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
+import accountsRoutes from './accounts/accounts.routes.ts'
+import inviteRoutes from './accounts/invite.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -39,6 +41,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/audit', routes: auditRoutes },
   { prefix: '/stake', routes: stakeRoutes },
   { prefix: '/stakes', routes: signupRoutes },
+  { prefix: '/auth', routes: accountsRoutes },
+  { prefix: '/users', routes: inviteRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

@@ -217,6 +217,19 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/webhooks/{webhook_id}/test': webhook,
   'GET /api/webhooks/{webhook_id}/deliveries': webhook,
   'POST /api/notifications/{notification_id}/read': { params: ({ b }) => ({ notification_id: b.notification }) },
+  // Accounts (issue 27). A link token is a credential, not an id: it finds its own stake (tested in
+  // modules/accounts); here a well-formed token nobody holds answers exactly as another one.
+  'GET /api/auth/invitations/{token}': {
+    params: () => ({ token: 'B'.repeat(43) }),
+    missing: () => ({ token: 'C'.repeat(43) }),
+  },
+  'POST /api/auth/invitations/{token}': {
+    params: () => ({ token: 'B'.repeat(43) }),
+    missing: () => ({ token: 'C'.repeat(43) }),
+  },
+  'PATCH /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
+  'DELETE /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
+  'POST /api/users/{id}/invite': user,
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */
@@ -235,6 +248,8 @@ const BODIES: Record<string, (s: Seeds) => unknown> = {
   updateComment: () => ({ comment_text: 'A edits' }),
   recordPresentation: ({ a }) => ({ ward_id: a.wards[0] }),
   updateWebhook: () => ({ url: 'https://hooks.example.org/a', events: ['comment'] }),
+  acceptInvitation: () => ({ password: 'a-Long-new-password-42' }),
+  renamePasskey: () => ({ name: 'A renames' }),
 }
 
 /** The required fields of a schema with the smallest valid values (for a route BODIES does not know yet). */

@@ -119,6 +119,8 @@ export interface StakeB {
   session: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
+  /** A passkey of B's administrator (issue 27). */
+  passkey: number
 }
 
 /** A user of B with the marker in name and email: made directly (to know the password), then renamed through B's API. */
@@ -239,6 +241,21 @@ export async function seedStake(
     t.database.db.selectFrom('notifications').select('id').orderBy('id').executeTakeFirst(),
   )
   assert.ok(notification, "B's writes notified someone of B")
+  const passkey = await inStake(b.stakeId, () =>
+    t.database.db
+      .insertInto('passkeys')
+      .values({
+        user_id: b.admin.id,
+        credential_id: `b-credential-${unique()}`,
+        public_key: 'AA',
+        counter: 0,
+        transports: null,
+        name: `${MARKER} passkey`,
+        created_at: t.clock.iso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  )
   return {
     stakeId: b.stakeId,
     admin: b.admin,
@@ -254,6 +271,7 @@ export async function seedStake(
     notification: notification.id,
     session,
     feedFile,
+    passkey: passkey.id,
   }
 }
 

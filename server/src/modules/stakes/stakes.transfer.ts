@@ -119,7 +119,13 @@ export const TRANSFER_TABLES: readonly TableSpec[] = [
 ]
 
 /** Stake-owned tables that are never exported: sessions, tokens (docs/api-reference.md §14). */
-export const NOT_TRANSFERRED: readonly Table[] = ['session_retired_tokens', 'sessions', 'speaking_feeds']
+export const NOT_TRANSFERRED: readonly Table[] = [
+  'session_retired_tokens',
+  'sessions',
+  'speaking_feeds',
+  'account_tokens',
+  'passkeys',
+]
 
 /** Every stake-owned table, children before parents: the order of a delete. */
 export const DELETE_ORDER: readonly Table[] = [...NOT_TRANSFERRED, ...TRANSFER_TABLES.map((s) => s.table).reverse()]
