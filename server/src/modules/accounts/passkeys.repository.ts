@@ -33,9 +33,15 @@ export function renamePasskey(db: Executor, userId: number, id: number, name: st
     .executeTakeFirst()
 }
 
-export async function deletePasskey(db: Executor, userId: number, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst()
-  return Number(result.numDeletedRows) === 1
+/** The removed passkey's name, or undefined when the user has none with this id. */
+export async function deletePasskey(db: Executor, userId: number, id: number): Promise<string | undefined> {
+  const row = await db
+    .deleteFrom('passkeys')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning('name')
+    .executeTakeFirst()
+  return row?.name
 }
 
 /** A credential and its user, in whatever stake (the caller runs this across stakes). */

@@ -143,16 +143,12 @@ export class PasskeysService {
   async remove(actor: Actor, id: number): Promise<void> {
     const nowIso = this.ctx.clock.iso()
     await withTransaction(this.ctx.db, async (trx) => {
-      if (!(await repo.deletePasskey(trx, actor.id, id))) throw notFound('Passkey')
+      const name = await repo.deletePasskey(trx, actor.id, id)
+      if (name === undefined) throw notFound('Passkey')
       await record(
         trx,
         this.ctx,
-        audited(
-          { by: actor.id, at: nowIso },
-          'auth.passkey_remove',
-          { type: 'user', id: actor.id },
-          { passkey_id: id },
-        ),
+        audited({ by: actor.id, at: nowIso }, 'auth.passkey_remove', { type: 'user', id: actor.id }, { name }),
       )
     })
   }
