@@ -61,6 +61,10 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.archive, load: () => import('./pages/sustainings/ArchivePage') },
   { path: ROUTES.profile, load: () => import('./pages/profile/ProfilePage') },
   { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
+  // Accounts (issue 27)
+  { path: ROUTES.welcome, load: () => import('./auth/WelcomePage'), access: 'public' },
+  { path: ROUTES.forgotPassword, load: () => import('./auth/ForgotPasswordPage'), access: 'public' },
+  { path: ROUTES.resetPassword, load: () => import('./auth/ResetPasswordPage'), access: 'public' },
 ]
 
 const PAGES = PAGE_ROUTES.map(({ path, load, access }) => ({ path, access, Screen: lazyPage(load) }))

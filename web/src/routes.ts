@@ -22,4 +22,8 @@ export const ROUTES = {
   sustainings: '/sustaining',
   archive: '/archive',
   public: '/public',
+  // Accounts (issue 27): pages reached from a mailed link or the sign-in page.
+  welcome: '/welcome',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 }

@@ -21,6 +21,7 @@ import {
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
 import { EmailPreference } from './EmailPreference'
+import { Passkeys } from './Passkeys'
 import { LanguageSwitch } from './LanguageSwitch'
 
 function ProfileForm() {
@@ -232,6 +233,7 @@ export default function ProfilePage() {
           </section>
           <EmailPreference />
           <CalendarFeed />
+          <Passkeys />
           <Sessions />
         </div>
       </div>

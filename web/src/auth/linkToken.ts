@@ -1,0 +1,30 @@
+import { useState } from 'react'
+
+/**
+ * The token of an emailed link (`/welcome#<token>`, `/reset-password#<token>`):
+ * read once from the address's fragment (never sent to the server in the
+ * page request, so never in its logs), then taken out of the address bar
+ * and the history.
+ */
+export function useLinkToken(): string {
+  const [token] = useState(() => {
+    const value = window.location.hash.replace(/^#/, '')
+    if (value) window.history.replaceState(window.history.state, '', window.location.pathname)
+    return /^[A-Za-z0-9_-]{1,200}$/.test(value) ? value : ''
+  })
+  return token
+}
+
+export type PasswordProblem = 'enter' | 'tooShort' | 'tooLong' | 'mismatch'
+
+/** The new-password rules the server applies (§3), checked before sending. */
+export function checkPasswords(
+  password: string,
+  repeat: string,
+): { password?: PasswordProblem; repeat?: PasswordProblem } {
+  if (!password) return { password: 'enter' }
+  if (password.length < 8) return { password: 'tooShort' }
+  if (password.length > 256) return { password: 'tooLong' }
+  if (password !== repeat) return { repeat: 'mismatch' }
+  return {}
+}
