@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 
 /**
  * The token of an emailed link (`/welcome#<token>`, `/reset-password#<token>`):
@@ -7,11 +7,15 @@ import { useState } from 'react'
  * and the history.
  */
 export function useLinkToken(): string {
+  // Read while rendering, taken out of the address once shown: a render that suspends (a page's
+  // texts still loading) is thrown away and reads the address again.
   const [token] = useState(() => {
     const value = window.location.hash.replace(/^#/, '')
-    if (value) window.history.replaceState(window.history.state, '', window.location.pathname)
     return /^[A-Za-z0-9_-]{1,200}$/.test(value) ? value : ''
   })
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(window.history.state, '', window.location.pathname)
+  }, [])
   return token
 }
 
