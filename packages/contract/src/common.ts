@@ -67,7 +67,7 @@ export const ERROR_CODES = [
   'no_vacancy',
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
-  /** docs/api-reference.md §16: a roster-only user (no email) cannot be invited. */
+  /** docs/api-reference.md §15/§16: a roster-only user (no email) cannot be invited or get a password. */
   'no_email',
   /** docs/api-reference.md §16: an unknown, used or expired password-reset token. */
   'invalid_token',

@@ -6,9 +6,12 @@ export type Language = Static<typeof Language>
 
 export const User = Type.Object({
   id: Id,
-  email: Type.String(),
+  /** Null for a roster-only person: holds callings, never signs in (docs/api-reference.md §16). */
+  email: Type.Union([Type.String(), Type.Null()]),
   fname: Type.String(),
   lname: Type.String(),
+  /** As given by an administrator or an LCR report (§15); null when unknown. */
+  phone: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean(),
   force_password_reset: Type.Boolean(),
   /** The client's and the notifications' language (docs/api-reference.md §13). */
@@ -30,12 +33,18 @@ export type UserSummary = Static<typeof UserSummary>
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+$' })
 export const PersonName = Type.String({ minLength: 1, maxLength: 100 })
 export const Password = Type.String({ minLength: 8, maxLength: 256 })
+export const Phone = Type.String({ maxLength: 40 })
 
 export const CreateUserBody = Type.Object({
-  email: Email,
+  /** Null or absent: a roster-only person, who never signs in. */
+  email: Type.Optional(Type.Union([Email, Type.Null()])),
   fname: PersonName,
   lname: PersonName,
+  phone: Type.Optional(Type.Union([Phone, Type.Null()])),
+  /** Absent: the server makes a temporary password (returned once), unless `invite` is true. */
   password: Type.Optional(Password),
+  /** True: no password; the person chooses one from an invitation (§16). */
+  invite: Type.Optional(Type.Boolean()),
 })
 export type CreateUserBody = Static<typeof CreateUserBody>
 
@@ -46,9 +55,12 @@ export const CreatedUser = Type.Object({
 })
 
 export const UpdateUserBody = Type.Object({
-  email: Email,
+  /** Null makes the person roster-only: no sign-in (their sessions end). */
+  email: Type.Union([Email, Type.Null()]),
   fname: PersonName,
   lname: PersonName,
+  /** Absent keeps the current phone; null clears it. */
+  phone: Type.Optional(Type.Union([Phone, Type.Null()])),
   active: Type.Optional(Type.Boolean()),
   /** Absent keeps the current language. */
   language: Type.Optional(Language),

@@ -299,8 +299,16 @@ async function copyRows(database: Database, raw: Kysely<any>, rows: Rows, tables
   const insertAll = async (db: Kysely<any>) => {
     // The rows the migrations themselves made (system callings...) are in the copy too.
     for (const table of tables) await db.deleteFrom(table).execute()
+    // Columns that later migrations add are not in the older schema: they are left out
+    // (the rows hold their defaults there, and get them again when those migrations run).
+    const older = new Map(
+      (await db.introspection.getTables()).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]),
+    )
     for (const table of tables) {
-      const list = (rows[table] ?? []).map(withoutStake)
+      const columns = older.get(table)!
+      const list = (rows[table] ?? [])
+        .map(withoutStake)
+        .map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => columns.has(column))))
       for (let i = 0; i < list.length; i += 100)
         await db
           .insertInto(table)

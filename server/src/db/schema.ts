@@ -48,12 +48,16 @@ export interface UsersTable {
   /** The stake the row belongs to (db/stake-scope.ts fills it in). */
   stake_id: Generated<number>
   id: Generated<number>
-  email: string
-  /** lower(trim(email)); unique — the case-insensitive identity. */
-  email_key: string
+  /** Null for a roster-only person (holds callings, never signs in). */
+  email: string | null
+  /** lower(trim(email)); unique when present — the case-insensitive identity. */
+  email_key: string | null
   fname: string
   lname: string
-  password_hash: string
+  /** Null until the user chooses one (invited, or roster-only): no password sign-in. */
+  password_hash: string | null
+  /** As given (an LCR report or an administrator); null when unknown. */
+  phone: Generated<string | null>
   active: SqlBool
   force_password_reset: SqlBool
   /** 'en' | 'es': the client's and the notifications' language (default 'en'). */

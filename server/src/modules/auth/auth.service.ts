@@ -85,7 +85,10 @@ export class AuthService {
     if (user) setScope({ stakeId: user.stake_id })
     // Unknown email, wrong password and inactive user take the same path and
     // the same time: one argon2 verification each, one audit write each.
-    const ok = user ? await hasher.verify(user.password_hash, password) : await hasher.verifyNothing(password)
+    // A user without a password (invited, roster-only) takes the unknown account's path.
+    const ok = user?.password_hash
+      ? await hasher.verify(user.password_hash, password)
+      : await hasher.verifyNothing(password)
     if (!user || !ok || !user.active) {
       // Its own transaction: the 401 that follows commits nothing else (docs/api-reference.md §13).
       const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'

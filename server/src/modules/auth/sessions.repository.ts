@@ -73,6 +73,7 @@ export function findSessionAccess(
       'u.email',
       'u.fname',
       'u.lname',
+      'u.phone',
       'u.active',
       'u.force_password_reset',
       'u.language',

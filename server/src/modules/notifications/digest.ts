@@ -53,7 +53,8 @@ async function digestOf(trx: Kysely<DB>, deps: Deps, userId: number, at: string)
     .where('mail', '=', 'digest')
     .execute()
   const [user] = await loadCandidates(trx, deps.dialect, [userId])
-  if (!deps.config.smtpUrl || !user || !user.active || user.email_preference === 'off') return false
+  if (!deps.config.smtpUrl || !user || !user.active || user.email_preference === 'off' || user.email === null)
+    return false
   const items = pending.filter(
     (n) =>
       n.proposal_id === null ||

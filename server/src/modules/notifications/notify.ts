@@ -100,14 +100,21 @@ class Writer {
       await insertOutbox(
         trx,
         recipients
-          .filter((c) => c.email_preference === 'immediate')
+          .filter((c): c is Candidate & { email: string } => c.email_preference === 'immediate' && c.email !== null)
           .map((c) => this.outboxRow(c, wanted.get(c.id)!, texts.get(c.id)!, proposal.id, base, at)),
       )
     }
     return recipients.map((c) => c.id)
   }
 
-  private outboxRow(c: Candidate, kind: NotificationKind, text: string, proposalId: number, base: string, at: string) {
+  private outboxRow(
+    c: Candidate & { email: string },
+    kind: NotificationKind,
+    text: string,
+    proposalId: number,
+    base: string,
+    at: string,
+  ) {
     const mail = composeMail(c.language, c.fname, kind, [{ text, proposal_id: proposalId }], base)
     return {
       user_id: c.id,

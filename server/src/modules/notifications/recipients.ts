@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely'
 /** A possible recipient with what decides whether and how he is told. */
 export interface Candidate {
   id: number
-  email: string
+  /** Null for a roster-only person: nothing is mailed. */
+  email: string | null
   fname: string
   lname: string
   language: string
@@ -55,7 +56,7 @@ export async function loadCandidates(db: Executor, dialect: Dialect, ids: number
     lname: u.lname,
     language: u.language,
     active: Boolean(u.active),
-    email_preference: u.email_preference ?? 'immediate',
+    email_preference: u.email === null ? 'off' : (u.email_preference ?? 'immediate'),
     viewer: {
       id: u.id,
       permissions: parsePermissionList(u.permissions),

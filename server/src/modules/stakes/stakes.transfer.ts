@@ -320,14 +320,15 @@ export async function importStake(
   options: ImportOptions & { newSecret: () => string },
 ): Promise<ImportResult> {
   const users = file.tables.users ?? []
-  const keys = users.map((u) => emailKey(String(u.email ?? '')))
+  // Roster-only people (no email) take no address.
+  const keys = users.flatMap((u) => (typeof u.email === 'string' ? [emailKey(u.email)] : []))
   const taken: string[] = []
   for (let i = 0; i < keys.length; i += 500) {
     const chunk = keys.slice(i, i + 500)
     const rows = await acrossStakes(() =>
       db.selectFrom('users').select('email').where('email_key', 'in', chunk).execute(),
     )
-    taken.push(...rows.map((r) => r.email))
+    for (const r of rows) if (r.email !== null) taken.push(r.email)
   }
   if (taken.length) {
     throw new TransferError(

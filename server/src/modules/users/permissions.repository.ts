@@ -44,6 +44,8 @@ export async function activeHolders(db: Executor, permission: Permission): Promi
     .selectFrom('users')
     .select('id')
     .where('active', '=', true)
+    // A roster-only person (no email) never signs in: holds nothing in practice.
+    .where('email', 'is not', null)
     .where((eb) =>
       eb.or([
         eb('id', 'in', eb.selectFrom('user_permissions').select('user_id').where('permission', '=', permission)),

@@ -14,6 +14,7 @@ export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key' | 'stake
     email: row.email,
     fname: row.fname,
     lname: row.lname,
+    phone: row.phone,
     active: Boolean(row.active),
     force_password_reset: Boolean(row.force_password_reset),
     language: row.language === 'es' ? 'es' : 'en',
@@ -29,7 +30,11 @@ export const toUserSummary = (row: Pick<UserRow, 'id' | 'fname' | 'lname' | 'act
   active: Boolean(row.active),
 })
 
-export const emailKey = (email: string): string => email.trim().toLowerCase()
+export function emailKey(email: string): string
+export function emailKey(email: string | null): string | null
+export function emailKey(email: string | null): string | null {
+  return email === null ? null : email.trim().toLowerCase()
+}
 
 export function findUserById(db: Executor, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
@@ -52,10 +57,13 @@ export function findUserByEmail(db: Executor, email: string) {
 }
 
 export interface NewUser {
-  email: string
+  /** Null: a roster-only person. */
+  email: string | null
   fname: string
   lname: string
-  password_hash: string
+  phone?: string | null
+  /** Null: no password sign-in until the user chooses one. */
+  password_hash: string | null
   force_password_reset: boolean
   /** The stake's default language when not given (docs/api-reference.md §14). */
   language?: 'en' | 'es'
@@ -66,10 +74,11 @@ export function insertUser(db: Executor, user: NewUser) {
   return db
     .insertInto('users')
     .values({
-      email: user.email.trim(),
+      email: user.email?.trim() ?? null,
       email_key: emailKey(user.email),
       fname: user.fname,
       lname: user.lname,
+      phone: user.phone ?? null,
       password_hash: user.password_hash,
       active: true,
       force_password_reset: user.force_password_reset,
@@ -135,11 +144,12 @@ export async function updateUser(
   db: Executor,
   id: number,
   changes: Partial<{
-    email: string
+    email: string | null
     fname: string
     lname: string
+    phone: string | null
     active: boolean
-    password_hash: string
+    password_hash: string | null
     force_password_reset: boolean
     language: 'en' | 'es'
   }>,
@@ -147,7 +157,7 @@ export async function updateUser(
 ) {
   const values: Record<string, unknown> = { ...changes, updated_at: now }
   if (changes.email !== undefined) {
-    values.email = changes.email.trim()
+    values.email = changes.email?.trim() ?? null
     values.email_key = emailKey(changes.email)
   }
   return db.updateTable('users').set(values).where('id', '=', id).returningAll().executeTakeFirst()

@@ -24,10 +24,11 @@ import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 
+export const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
 /** The facts an audit entry keeps of a user: who, never a credential. */
-const userFacts = (row: { email: string; fname: string; lname: string }) => ({
+const userFacts = (row: { email: string | null; fname: string; lname: string }) => ({
   email: row.email,
   fname: row.fname,
   lname: row.lname,
@@ -37,16 +38,37 @@ export class UsersService {
   constructor(private readonly ctx: AppContext) {}
 
   async create(actor: Actor, body: CreateUserBody): Promise<User & { temporary_password?: string }> {
-    const temporary = body.password === undefined ? randomPassword() : null
+    const email = body.email ?? null
+    const invite = body.invite === true
+    if (email === null && invite) throw noEmail()
+    if (body.password !== undefined && email === null) {
+      throw invalid(['body', 'password'], 'A person without an email cannot sign in, so has no password')
+    }
+    if (body.password !== undefined && invite) {
+      throw invalid(['body', 'password'], 'An invited person chooses their own password')
+    }
+    // Signs in with a password now: given, or made here and shown once. An invited
+    // person has none until accepting; a roster-only person (no email) never has one.
+    const signsIn = email !== null && !invite
+    const temporary = signsIn && body.password === undefined ? randomPassword() : null
     if (body.password !== undefined) checkNewPassword(body.password, 'password')
-    const password_hash = await this.ctx.hasher.hash(body.password ?? temporary!)
+    const password_hash = signsIn ? await this.ctx.hasher.hash(body.password ?? temporary!) : null
     try {
       // Created by an administrator: the user must choose their own password.
       const now = this.ctx.clock.iso()
       const row = await withTransaction(this.ctx.db, async (trx) => {
         // A new user speaks the stake's default language until choosing another.
         const { language } = await currentStakeSettings(trx)
-        const row = await repo.insertUser(trx, { ...body, password_hash, force_password_reset: true, language, now })
+        const row = await repo.insertUser(trx, {
+          email,
+          fname: body.fname,
+          lname: body.lname,
+          phone: body.phone ?? null,
+          password_hash,
+          force_password_reset: signsIn,
+          language,
+          now,
+        })
         await record(
           trx,
           this.ctx,
@@ -103,6 +125,8 @@ export class UsersService {
     // S2: only users.manage changes an email (a self-service change could probe which addresses exist).
     const emailChange = emailKey(body.email) !== current.email_key
     if (emailChange && !manager) throw forbidden('Only a user manager may change an email address')
+    // Without an email nobody signs in: the password goes, and with it every session.
+    const toRoster = body.email === null && current.email !== null
     const { db, dialect } = this.ctx
     try {
       return await withTransaction(db, async (trx) => {
@@ -114,14 +138,16 @@ export class UsersService {
             email: body.email,
             fname: body.fname,
             lname: body.lname,
+            ...(body.phone !== undefined ? { phone: body.phone } : {}),
             ...(activeChange ? { active: body.active } : {}),
             ...(body.language ? { language: body.language } : {}),
+            ...(toRoster ? { password_hash: null, force_password_reset: false } : {}),
           },
           this.ctx.clock.iso(),
         )
         if (!row) throw notFound('User')
         const who = { by: actor.id, at: row.updated_at }
-        const changes = fieldChanges(current, row, ['email', 'fname', 'lname', 'language'])
+        const changes = fieldChanges(current, row, ['email', 'fname', 'lname', 'phone', 'language'])
         if (changes) await record(trx, this.ctx, audited(who, 'user.update', { type: 'user', id }, { changes }))
         if (activeChange)
           await record(
@@ -129,6 +155,11 @@ export class UsersService {
             this.ctx,
             audited(who, body.active ? 'user.reactivate' : 'user.deactivate', { type: 'user', id }),
           )
+        if (toRoster && !(activeChange && body.active === false)) {
+          await deleteUserSessions(trx, id)
+          await revokeFeed(trx, id)
+          await assertUserManagerRemains(trx, dialect, [id])
+        }
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
           await revokeFeed(trx, id) // S13
@@ -155,13 +186,16 @@ export class UsersService {
     const target = await repo.findUserById(db, id)
     if (!target) throw notFound('User')
     await this.assertMayAdminister(db, actor, id)
+    // Nobody signs in without an email: a password would open nothing.
+    if (target.email_key === null) throw noEmail()
 
     if (self) {
       if (oldPassword === undefined) throw invalid(['body', 'old_password'], 'Field required', 'missing')
       // A guess at the old password counts toward the account's sign-in limit (S4).
       const attempts = new SignInAttempts(this.ctx)
       const admission = await attempts.admit({ account: target.email_key })
-      if (!(await hasher.verify(target.password_hash, oldPassword))) {
+      const right = target.password_hash ? await hasher.verify(target.password_hash, oldPassword) : false
+      if (!right) {
         if (admission.locks.length > 0) {
           await withTransaction(db, (trx) => attempts.recordLocks(trx, admission, { type: 'user', id }))
         }
@@ -170,7 +204,9 @@ export class UsersService {
       await attempts.succeeded({ account: target.email_key })
     }
     checkNewPassword(newPassword)
-    const unchanged = self ? oldPassword === newPassword : await hasher.verify(target.password_hash, newPassword)
+    const unchanged = self
+      ? oldPassword === newPassword
+      : target.password_hash !== null && (await hasher.verify(target.password_hash, newPassword))
     if (unchanged) throw invalid(['body', 'new_password'], 'The new password must differ from the old one')
 
     const password_hash = await hasher.hash(newPassword)

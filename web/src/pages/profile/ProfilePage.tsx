@@ -30,7 +30,7 @@ function ProfileForm() {
   const { reloadMe } = useAuth()
   const notify = useNotify()
   const update = useUpdateUser()
-  const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email })
+  const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email ?? '' })
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)

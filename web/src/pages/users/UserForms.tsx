@@ -77,11 +77,15 @@ export function CopyableSecret({ label, value }: { label: string; value: string 
   )
 }
 
-function validateUser(v: { email: string; fname: string; lname: string }, t: TFunction<'users'>): FieldErrors {
+function validateUser(
+  v: { email: string; fname: string; lname: string },
+  t: TFunction<'users'>,
+  emailOptional = false,
+): FieldErrors {
   const e: FieldErrors = {}
   if (!v.fname.trim()) e.fname = t('form.fnameRequired')
   if (!v.lname.trim()) e.lname = t('form.lnameRequired')
-  if (!EMAIL.test(v.email.trim())) e.email = t('form.emailInvalid')
+  if (!(emailOptional && !v.email.trim()) && !EMAIL.test(v.email.trim())) e.email = t('form.emailInvalid')
   return e
 }
 
@@ -167,13 +171,14 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
       className="stack"
       onSubmit={(e) => {
         e.preventDefault()
-        const errs = validateUser(v, t)
+        // A roster-only person (no email) may stay without one; nobody loses an email here by accident.
+        const errs = validateUser(v, t, user.email === null)
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname', 'active'], async () => {
           await update.mutateAsync({
             id: user.id,
-            body: { email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim(), active: v.active },
+            body: { email: v.email.trim() || null, fname: v.fname.trim(), lname: v.lname.trim(), active: v.active },
           })
           onDone()
         })

@@ -120,7 +120,7 @@ export default function UsersPage() {
                       {u.id === me.id && <span className="muted small"> {t('you')}</span>}
                     </td>
                     <td data-label={t('columns.email')}>
-                      <Email address={u.email} />
+                      {u.email ? <Email address={u.email} /> : <span className="muted">{t('rosterOnly')}</span>}
                     </td>
                     <td data-label={t('columns.status')}>
                       {u.active ? t('status.active') : t('status.inactive')}
