@@ -1,5 +1,6 @@
 import type { InvitationInfo, InvitationSent, PendingInvitation } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
+import type { Executor } from '../../db/types.ts'
 import { addSeconds } from '../../clock.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { acrossStakes, setScope } from '../../db/stake-scope.ts'
@@ -26,6 +27,52 @@ export const welcomeUrl = (base: string, token: string) => `${base}/welcome#${to
 const invitationNotFound = () => notFound('Invitation')
 
 /**
+ * Issues a user's invitation inside the caller's transaction (an invitation
+ * on its own, or a user created with `invite: true`): voids the previous
+ * one, keeps the new token's hash, and mails the Welcome link through the
+ * outbox — or, when mail is off, hands the link back for the administrator to
+ * pass on. `requestBase`: the request's own origin, for that link alone when
+ * PUBLIC_URL is unset; a mailed link never takes the request's Host header.
+ */
+export async function issueInvitation(
+  trx: Executor,
+  ctx: AppContext,
+  by: number,
+  target: { id: number; email: string; fname: string; language: string },
+  requestBase: string,
+): Promise<InvitationSent> {
+  const { clock, config } = ctx
+  const mail = config.smtpUrl !== null
+  const token = tokens.newLinkToken()
+  const now = clock.now()
+  const nowIso = now.toISOString()
+  const link = welcomeUrl(mail ? linkBase(config) : (config.publicUrl ?? requestBase), token)
+  await tokens.voidTokens(trx, target.id, 'invitation', nowIso)
+  await tokens.insertToken(trx, {
+    user_id: target.id,
+    purpose: 'invitation',
+    token_hash: tokens.hashLinkToken(token),
+    created_at: nowIso,
+    expires_at: addSeconds(now, INVITATION_SECONDS).toISOString(),
+  })
+  if (mail) {
+    const { name } = await currentStakeSettings(trx)
+    await insertOutbox(trx, [
+      composeAccountMail(
+        'invitation',
+        target.language,
+        { id: target.id, email: target.email, fname: target.fname },
+        name,
+        link,
+        nowIso,
+      ),
+    ])
+  }
+  await record(trx, ctx, audited({ by, at: nowIso }, 'user.invite', { type: 'user', id: target.id }, { mailed: mail }))
+  return mail ? { sent: true } : { sent: false, url: link }
+}
+
+/**
  * Invitations (docs/api-reference.md §16): a users.manage holder invites a
  * user by mail (or gets the link to pass on when mail is off); the link's
  * Welcome page sets the password and signs the user in. One live invitation
@@ -40,52 +87,18 @@ export class InvitationsService {
 
   /** `requestBase`: where the request came (the link handed back when mail is off, without PUBLIC_URL). */
   async invite(actor: Actor, userId: number, requestBase: string): Promise<InvitationSent> {
-    const { db, clock, config } = this.ctx
+    const { db } = this.ctx
     const target = await users.findUserById(db, userId)
     if (!target) throw notFound('User')
     // S2: only someone holding all the user's permissions hands out a way into the account.
     if (userId !== actor.id && !mayAdminister(actor.permissions, await effectivePermissionsOf(db, userId))) {
       throw forbidden('This user holds permissions you do not hold')
     }
-    const email = target.email as string | null
+    const email = target.email
     if (!email) throw conflict('no_email', 'This person has no email address: add one before inviting')
     if (!target.active) throw conflict('inactive', 'This user is deactivated: reactivate them before inviting')
 
-    const mail = config.smtpUrl !== null
-    const token = tokens.newLinkToken()
-    const now = clock.now()
-    const nowIso = now.toISOString()
-    // Mailed links use PUBLIC_URL (else the server's own address), never the request's Host header.
-    const link = welcomeUrl(mail ? linkBase(config) : (config.publicUrl ?? requestBase), token)
-    await withTransaction(db, async (trx) => {
-      await tokens.voidTokens(trx, userId, 'invitation', nowIso)
-      await tokens.insertToken(trx, {
-        user_id: userId,
-        purpose: 'invitation',
-        token_hash: tokens.hashLinkToken(token),
-        created_at: nowIso,
-        expires_at: addSeconds(now, INVITATION_SECONDS).toISOString(),
-      })
-      if (mail) {
-        const { name } = await currentStakeSettings(trx)
-        await insertOutbox(trx, [
-          composeAccountMail(
-            'invitation',
-            target.language,
-            { id: userId, email, fname: target.fname },
-            name,
-            link,
-            nowIso,
-          ),
-        ])
-      }
-      await record(
-        trx,
-        this.ctx,
-        audited({ by: actor.id, at: nowIso }, 'user.invite', { type: 'user', id: userId }, { mailed: mail }),
-      )
-    })
-    return mail ? { sent: true } : { sent: false, url: link }
+    return withTransaction(db, (trx) => issueInvitation(trx, this.ctx, actor.id, { ...target, email }, requestBase))
   }
 
   /** Invitations sent and not accepted yet, for the users page. */

@@ -25,14 +25,15 @@ describe('invitations (docs/api-reference.md §16)', () => {
     m.t.app.inject({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) })
 
   /** A user made by the administrator through the API (the way the users page does). */
-  const addLeader = async (i: number, language?: 'es') => {
+  const addLeader = async (i: number, language?: 'es', invite = false) => {
     const res = await admin.as('POST', '/api/users/', {
       email: `leader${i}-${Date.now()}@example.org`,
       fname: `Leader${i}`,
       lname: 'Smith',
+      ...(invite ? { invite: true } : {}),
     })
     assert.equal(res.statusCode, 201, res.body)
-    const user = res.json() as { id: number; email: string }
+    const user = res.json() as { id: number; email: string; temporary_password?: string; invitation?: unknown }
     if (language) await m.t.database.db.updateTable('users').set({ language }).where('id', '=', user.id).execute()
     return user
   }
@@ -42,10 +43,13 @@ describe('invitations (docs/api-reference.md §16)', () => {
     return res.json() as { sent: boolean; url?: string }
   }
 
-  it('ten leaders are invited, each gets the mail, follows its link and is signed in', async () => {
+  it('ten leaders added with invite: true each get the mail, follow its link and are signed in', async () => {
     const leaders = []
-    for (let i = 0; i < 10; i++) leaders.push(await addLeader(i))
-    for (const leader of leaders) assert.deepEqual(await invite(leader.id), { sent: true })
+    for (let i = 0; i < 10; i++) leaders.push(await addLeader(i, undefined, true))
+    for (const leader of leaders) {
+      assert.equal(leader.temporary_password, undefined)
+      assert.deepEqual(leader.invitation, { sent: true })
+    }
     const round = await m.deliver()
     assert.equal(round.sent, 10)
     for (const [i, leader] of leaders.entries()) {
@@ -173,6 +177,26 @@ describe('invitations (docs/api-reference.md §16)', () => {
     }
   })
 
+  it('a roster-only person (no email) cannot be invited: 409 no_email; nor created with invite: true', async () => {
+    const roster = await admin.as('POST', '/api/users/', { fname: 'Rhea', lname: 'Roster' })
+    assert.equal(roster.statusCode, 201, roster.body)
+    const res = await admin.as('POST', `/api/users/${roster.json().id}/invite`)
+    assert.equal(res.statusCode, 409)
+    assert.equal(res.json().code, 'no_email')
+    const both = await admin.as('POST', '/api/users/', { fname: 'Rhea', lname: 'Roster', invite: true })
+    assert.equal(both.statusCode, 409)
+    assert.equal(both.json().code, 'no_email')
+  })
+
+  it('an invitation stops working when the person becomes roster-only (email removed)', async () => {
+    const leader = await addLeader(90, undefined, true)
+    await m.deliver()
+    const token = linkToken(mailTo(m.receiver, leader.email)[0]!, 'welcome')
+    const put = await admin.as('PUT', `/api/users/${leader.id}`, { email: null, fname: 'Leader90', lname: 'Smith' })
+    assert.equal(put.statusCode, 200, put.body)
+    assert.equal((await anonymous('GET', `/api/auth/invitations/${token}`)).statusCode, 404)
+  })
+
   it('who may invite: users.manage, S2; a deactivated user is 409; an unknown id 404', async () => {
     const plain = await signedIn(m.t)
     const leader = await addLeader(70)
@@ -227,6 +251,16 @@ describe('invitations without mail: the link is handed to the administrator', ()
     assert.match(url, new RegExp(`^${PUBLIC}/welcome#[A-Za-z0-9_-]{43}$`))
     const outbox = await t.database.db.selectFrom('mail_outbox').selectAll().execute()
     assert.equal(outbox.length, 0)
+    const made = await admin.as('POST', '/api/users/', {
+      email: 'off@example.org',
+      fname: 'Off',
+      lname: 'Line',
+      invite: true,
+    })
+    assert.equal(made.statusCode, 201, made.body)
+    assert.equal(made.json().temporary_password, undefined)
+    assert.equal(made.json().invitation.sent, false)
+    assert.match(made.json().invitation.url, new RegExp(`^${PUBLIC}/welcome#[A-Za-z0-9_-]{43}$`))
     const token = url.split('#')[1]
     const accepted = await t.app.inject({
       method: 'POST',

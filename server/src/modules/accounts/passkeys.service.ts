@@ -196,11 +196,16 @@ export class PasskeysService {
     const nowIso = clock.iso()
     const found = await acrossStakes(() => repo.findCredential(db, credential.id))
     if (found) setScope({ stakeId: found.stake_id })
-    const account = (found?.email_key as string | null | undefined) ?? `passkey:${hash(credential.id)}`
+    const account = found?.email_key ?? `passkey:${hash(credential.id)}`
     const keys = { account, ip: client.ip }
     const admission = await this.attempts.admit(keys)
 
-    let reason: string | null = found ? (found.active ? null : 'inactive') : 'unknown_passkey'
+    // Deactivated, or roster-only (no email: nobody signs in as them).
+    let reason: string | null = found
+      ? found.active && found.email_key !== null
+        ? null
+        : 'inactive'
+      : 'unknown_passkey'
     let newCounter = 0
     if (found && reason === null) {
       try {

@@ -64,7 +64,7 @@ export class PasswordResetService {
     const since = addSeconds(now, -RESET.windowSeconds).toISOString()
     const user = await acrossStakes(() => users.findUserByEmail(db, users.emailKey(email)))
     if (user) setScope({ stakeId: user.stake_id })
-    const address = (user?.email as string | null | undefined) ?? null
+    const address = user?.email ?? null
     const eligible = user !== undefined && Boolean(user.active) && address !== null && config.smtpUrl !== null
     const token = tokens.newLinkToken()
     await withTransaction(db, async (trx) => {

@@ -43,6 +43,7 @@ export function findLiveToken(db: Executor, tokenHash: string, purpose: AccountT
     .where('t.voided_at', 'is', null)
     .where('t.expires_at', '>', now)
     .where('u.active', '=', true)
+    .where('u.email', 'is not', null)
     .executeTakeFirst()
 }
 
