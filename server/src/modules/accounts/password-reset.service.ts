@@ -14,7 +14,7 @@ import { revokeFeed } from '../speaking/feed.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as users from '../users/users.repository.ts'
 import { composeAccountMail } from './accounts.mail.ts'
-import { countResetRequest } from './throttle.repository.ts'
+import { countResetRequest, purgeEndedWindows } from './throttle.repository.ts'
 import * as tokens from './tokens.repository.ts'
 
 /** docs/api-reference.md §16's numbers. */
@@ -69,6 +69,7 @@ export class PasswordResetService {
     const token = tokens.newLinkToken()
     await withTransaction(db, async (trx) => {
       // The address's count is a write in every case: both cases commit one transaction that wrote.
+      await purgeEndedWindows(trx, since)
       const counted = await countResetRequest(trx, ip.slice(0, 64), nowIso, since)
       if (counted.requests > RESET.requestsPerIp) {
         const ends = Date.parse(counted.window_start) + RESET.windowSeconds * 1000
