@@ -16,7 +16,10 @@ export default function ResetPasswordPage() {
   const [repeat, setRepeat] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
-  const [state, setState] = useState<'form' | 'done' | 'invalid'>(token ? 'form' : 'invalid')
+  // The outcome of this link (a later link in the same tab starts afresh).
+  const [outcome, setOutcome] = useState<{ token: string; state: 'done' | 'invalid' } | null>(null)
+  const state = !token ? 'invalid' : outcome?.token === token ? outcome.state : 'form'
+  const setState = (next: 'done' | 'invalid') => setOutcome({ token, state: next })
 
   useEffect(() => {
     document.title = `${t('reset.title')} · ${t('common:appName')}`

@@ -21,7 +21,9 @@ export default function WelcomePage() {
   const [repeat, setRepeat] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
-  const [gone, setGone] = useState(false)
+  // Which link turned out spent (a later link in the same tab starts afresh).
+  const [goneFor, setGoneFor] = useState<string | null>(null)
+  const gone = goneFor === token
 
   useEffect(() => {
     document.title = `${t('welcome.title')} · ${t('common:appName')}`
@@ -39,7 +41,7 @@ export default function WelcomePage() {
       await accept.mutateAsync({ token, password })
       navigate(ROUTES.board, { replace: true })
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) setGone(true)
+      if (err instanceof ApiError && err.status === 404) setGoneFor(token)
       else {
         const s = splitError(err, ['password'])
         setErrors(s.fields)

@@ -28,7 +28,7 @@ export const RESET = {
    * time): the few writes a real account adds stay hidden below it even on a
    * loaded server (measured: 8–32 ms median of the whole request).
    */
-  answerFloorMs: 150,
+  answerFloorMs: 250,
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
