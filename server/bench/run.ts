@@ -9,6 +9,7 @@
 //                            (default 1: no such section, unless BENCH_ONLY names 'many stakes', then 100)
 //   BENCH_MANY_ROUNDS=6      rounds of alone / among many stakes per route in that section,
 //   BENCH_MANY_SECONDS=1     each BENCH_MANY_SECONDS measured after BENCH_WARMUP_SECONDS / 2
+//   BENCH_ONLY=imports       only the LCR imports (bench/imports.ts): 3,000 members, 600 callings, a 40-page PDF
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -19,6 +20,7 @@ import { measure, type Stats } from './load.ts'
 import { figures, manyFigures, targets, type DialectResult, type ManyResult } from './report.ts'
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
 import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
+import { importFigures, measureImports, type ImportBenchResult } from './imports.ts'
 import { buildServer, memoryOf, startServer, type Server } from './server-process.ts'
 import {
   APP_ROLE,
@@ -229,6 +231,7 @@ async function main() {
   const results: DialectResult[] = []
   const notifications: NotifyResult[] = []
   const manyResults: ManyResult[] = []
+  const imports: ImportBenchResult[] = []
   for (const dialect of dialects) {
     if (mainSelected.length || COLD_STARTS) results.push(await measureDialect(dialect))
     if (manySelected.length) {
@@ -238,6 +241,10 @@ async function main() {
     if (!ONLY || ONLY.test('notifications')) {
       log(`${dialect} notifications:`)
       notifications.push(await measureNotifications(dialect, argon2, SECONDS, WARMUP, log))
+    }
+    if (!ONLY || ONLY.test('imports')) {
+      log(`${dialect} imports:`)
+      imports.push(await measureImports(dialect, log))
     }
   }
 
@@ -251,10 +258,11 @@ async function main() {
   if (results.length) console.log(targets(results))
   if (manyResults.length) console.log(`\n${manyFigures(manyResults, results)}`)
   if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
+  if (imports.length) console.log(`\n${importFigures(imports)}\n`)
   fs.mkdirSync(DATA_DIR, { recursive: true })
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
-    JSON.stringify({ machine, load, seconds: SECONDS, results, manyResults, notifications }, null, 2),
+    JSON.stringify({ machine, load, seconds: SECONDS, results, manyResults, notifications, imports }, null, 2),
   )
 }
 

@@ -61,6 +61,7 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.archive, load: () => import('./pages/sustainings/ArchivePage') },
   { path: ROUTES.profile, load: () => import('./pages/profile/ProfilePage') },
   { path: ROUTES.inbox, load: () => import('./pages/notifications/InboxPage') },
+  { path: ROUTES.importLcr, load: () => import('./pages/imports/ImportPage'), access: 'users.manage' },
   // Accounts (issue 27)
   { path: ROUTES.welcome, load: () => import('./auth/WelcomePage'), access: 'public' },
   { path: ROUTES.forgotPassword, load: () => import('./auth/ForgotPasswordPage'), access: 'public' },

@@ -22,6 +22,7 @@ export const ROUTES = {
   sustainings: '/sustaining',
   archive: '/archive',
   public: '/public',
+  importLcr: '/manage/import',
   // Accounts (issue 27): pages reached from a mailed link or the sign-in page.
   welcome: '/welcome',
   forgotPassword: '/forgot-password',

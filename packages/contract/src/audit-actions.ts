@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'auth.lock',
   'auth.refresh_reuse',
   'stake.create',
+  'import.apply',
   'user.invite',
   'auth.invitation_accept',
   'auth.password_reset',

@@ -69,6 +69,9 @@ export const ERROR_CODES = [
   'seats_filled',
   /** docs/api-reference.md §15/§16: a roster-only user (no email) cannot be invited or get a password. */
   'no_email',
+  /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
+  'stale_import',
+  'already_applied',
   /** docs/api-reference.md §16: an unknown, used or expired password-reset token. */
   'invalid_token',
   /** docs/api-reference.md §16: a deactivated user cannot be invited. */

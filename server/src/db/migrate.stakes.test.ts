@@ -11,7 +11,7 @@ import { createDatabase, type Database } from './database.ts'
 import { migrate } from './migrate.ts'
 import type { DB } from './schema.ts'
 import { acrossStakes, inStake, STAKE_TABLES, StakeScopePlugin } from './stake-scope.ts'
-import { STAKE_TABLES_20261128 } from './stake-tables-20261128.ts'
+import { FIRST_STAKE_TABLES } from './stake-tables.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../test/factories.ts'
 import { TEST_ARGON2, TestClock, useTestApp } from '../test/harness.ts'
 import { ok, seedStake } from '../test/isolation.fixtures.ts'
@@ -135,8 +135,7 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
   })
 
   it('every stake-owned table held rows before the migration', () => {
-    // The tables the stakes migration sealed (later tables are made stake-owned by their own migration).
-    const empty = [...STAKE_TABLES_20261128].filter((table) => !original[table]?.length)
+    const empty = FIRST_STAKE_TABLES.filter((table) => !original[table]?.length)
     assert.deepEqual(empty, [], 'tables the test did not fill')
   })
 
@@ -147,7 +146,11 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
       const raw = database.db.withoutPlugins()
       await migrateUpTo(raw, STAKES_MIGRATION)
       const oldTables = await appTables(raw)
-      await copyRows(database, raw, original, oldTables)
+      // Columns later migrations add are not in the old tables: copy and compare the old ones.
+      const oldColumns = await columnsOf(raw)
+      const old = (table: string) => (row: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(row).filter(([column]) => oldColumns.get(table)?.has(column)))
+      await copyRows(database, raw, original, oldTables, oldColumns)
 
       const ran = await migrate(database.db)
       assert.ok(ran.includes(STAKES_MIGRATION))
@@ -164,9 +167,13 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
             rows.every((r) => r.stake_id === 1),
             `${table}: every row in stake 1`,
           )
-          assert.deepEqual(stable(rows.map(withoutStake)), stable(original[table]!.map(withoutStake)), table)
+          assert.deepEqual(
+            stable(rows.map(withoutStake).map(old(table))),
+            stable(original[table]!.map(withoutStake).map(old(table))),
+            table,
+          )
         } else {
-          assert.deepEqual(stable(rows), stable(original[table]!), table)
+          assert.deepEqual(stable(rows.map(old(table))), stable(original[table]!.map(old(table))), table)
         }
       }
       const stakes = await database.db.selectFrom('stakes').select(['id', 'name']).execute()
@@ -291,26 +298,32 @@ async function fillTheRest(db: Kysely<DB>, seeded: Awaited<ReturnType<typeof see
   }
 }
 
+/** Each table's columns. */
+async function columnsOf(db: Kysely<any>): Promise<Map<string, Set<string>>> {
+  const tables = await db.introspection.getTables()
+  return new Map(tables.map((t) => [t.name, new Set(t.columns.map((c) => c.name))]))
+}
+
 /**
  * Copies rows into the older schema (no stake_id) in place of what its
  * migrations made, foreign keys off for the
  * copy (PostgreSQL: replica mode, in one transaction), then the sequences
  * after the highest ids.
  */
-async function copyRows(database: Database, raw: Kysely<any>, rows: Rows, tables: string[]) {
+async function copyRows(
+  database: Database,
+  raw: Kysely<any>,
+  rows: Rows,
+  tables: string[],
+  columns: Map<string, Set<string>>,
+) {
   const insertAll = async (db: Kysely<any>) => {
     // The rows the migrations themselves made (system callings...) are in the copy too.
     for (const table of tables) await db.deleteFrom(table).execute()
-    // Columns that later migrations add are not in the older schema: they are left out
-    // (the rows hold their defaults there, and get them again when those migrations run).
-    const older = new Map(
-      (await db.introspection.getTables()).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]),
-    )
     for (const table of tables) {
-      const columns = older.get(table)!
       const list = (rows[table] ?? [])
         .map(withoutStake)
-        .map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => columns.has(column))))
+        .map((row) => Object.fromEntries(Object.entries(row).filter(([c]) => columns.get(table)?.has(c))))
       for (let i = 0; i < list.length; i += 100)
         await db
           .insertInto(table)

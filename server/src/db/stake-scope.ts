@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { FIRST_STAKE_TABLES } from './stake-tables.ts'
 import {
   AliasNode,
   BinaryOperationNode,
@@ -48,35 +49,11 @@ import {
  */
 
 /** Every table whose rows belong to one stake (all but deployment-wide settings, sign-in throttling, stakes themselves). */
-export const STAKE_TABLES: ReadonlySet<string> = new Set([
-  'users',
-  'user_permissions',
-  'sessions',
-  'session_retired_tokens',
-  'wards',
-  'callings',
-  'calling_permissions',
-  'calling_slots',
-  'calling_slot_history',
-  'proposals',
-  'proposal_history',
-  'proposal_votes',
-  'proposal_interviews',
-  'proposal_comments',
-  'proposal_presentations',
-  'speaking_overrides',
-  'speaking_topics',
-  'speaking_feeds',
-  'notifications',
-  'notification_preferences',
-  'mail_outbox',
-  'proposal_reminders',
-  'auto_reminders',
-  'daily_runs',
-  'webhooks',
-  'webhook_events',
-  'webhook_deliveries',
-  'audit_log',
+export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
+  ...FIRST_STAKE_TABLES,
+  // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
+  'imports',
+  // Accounts (issue 27)
   'account_tokens',
   'passkeys',
 ])

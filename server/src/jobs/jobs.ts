@@ -2,6 +2,7 @@ import { dailyJob } from '../modules/notifications/daily.ts'
 import { mailJob } from '../modules/notifications/mail.worker.ts'
 import { housekeepingJob } from '../modules/ops/housekeeping.ts'
 import { webhookJob } from '../modules/webhooks/webhooks.worker.ts'
+import { importsPurgeJob } from '../modules/imports/imports.purge.ts'
 import type { Job, JobDeps } from './job.ts'
 import { acrossStakes } from '../db/stake-scope.ts'
 
@@ -12,6 +13,8 @@ export const serverJobs = (deps: JobDeps): Job[] => [
   // Each stake's day in turn (db/stake-scope.ts): it scopes itself.
   dailyJob(deps),
   acrossEveryStake(webhookJob(deps)),
+  // purgeExpiredImports runs across stakes itself.
+  importsPurgeJob(deps.db, deps.clock, deps.log),
 ]
 
 /** A job that serves every stake at once (the outboxes, housekeeping): its rounds run across stakes. */

@@ -15,6 +15,7 @@ import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustai
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
+import importsRoutes from './imports/imports.routes.ts'
 import accountsRoutes from './accounts/accounts.routes.ts'
 import inviteRoutes from './accounts/invite.routes.ts'
 
@@ -41,6 +42,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/audit', routes: auditRoutes },
   { prefix: '/stake', routes: stakeRoutes },
   { prefix: '/stakes', routes: signupRoutes },
+  { prefix: '/imports', routes: importsRoutes },
   { prefix: '/auth', routes: accountsRoutes },
   { prefix: '/users', routes: inviteRoutes },
 ]
@@ -67,4 +69,5 @@ export const API_SEGMENTS = new Set([
   'ready',
   'docs',
   'openapi.json',
+  'imports',
 ])

@@ -217,6 +217,8 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/webhooks/{webhook_id}/test': webhook,
   'GET /api/webhooks/{webhook_id}/deliveries': webhook,
   'POST /api/notifications/{notification_id}/read': { params: ({ b }) => ({ notification_id: b.notification }) },
+  'GET /api/imports/{import_id}': { params: ({ b }) => ({ import_id: b.importPreview }) },
+  'POST /api/imports/{import_id}/apply': { params: ({ b }) => ({ import_id: b.importPreview }) },
   // Accounts (issue 27). A link token is a credential, not an id: it finds its own stake (tested in
   // modules/accounts); here a well-formed token nobody holds answers exactly as another one.
   'GET /api/auth/invitations/{token}': {
@@ -343,6 +345,7 @@ const REFERENCES: Record<string, (s: Seeds) => RefCase[]> = {
   scheduleInterview: ({ a, b }) => [
     { params: { proposal_id: a.atInterview }, body: null, field: 'interviewer_id', b: b.users.hc.id },
   ],
+  createImport: ({ b }) => [{ params: {}, body: null, field: 'ward_id', b: b.wards[0]! }],
 }
 
 /** The body with `field` (or `list.field`, in the list's one item) set to `id`. */

@@ -119,6 +119,8 @@ export interface StakeB {
   session: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
+  /** An LCR import preview of B's administrator (docs/api-reference.md §15). */
+  importPreview: number
   /** A passkey of B's administrator (issue 27). */
   passkey: number
 }
@@ -237,6 +239,14 @@ export async function seedStake(
   const feedFile = new URL(feed.url).pathname.split('/').pop()!
 
   const session = ((await ok(as('GET', '/api/auth/sessions'))) as { id: number }[])[0]!.id
+  const report = await t.app.inject({
+    method: 'POST',
+    url: `/api/imports?ward_id=${wards[0]}`,
+    headers: { authorization: `Bearer ${b.token}`, 'content-type': 'text/csv' },
+    payload: `Name,Phone Number,E-mail\n"${MARKER}, Imported",555-0100,\n`,
+  })
+  assert.equal(report.statusCode, 201, report.body)
+  const importPreview = (report.json() as { id: number }).id
   const notification = await inStake(b.stakeId, () =>
     t.database.db.selectFrom('notifications').select('id').orderBy('id').executeTakeFirst(),
   )
@@ -271,6 +281,7 @@ export async function seedStake(
     notification: notification.id,
     session,
     feedFile,
+    importPreview,
     passkey: passkey.id,
   }
 }

@@ -230,6 +230,8 @@ export interface RequestOptions {
   body?: unknown
   /** Form-encoded body (only the login uses this). */
   form?: Record<string, string>
+  /** A raw body with its content type (an LCR report to import). */
+  raw?: { body: Blob | string; type: string }
   /** Send without the access token and without refresh-on-401. */
   anonymous?: boolean
   signal?: AbortSignal
@@ -261,6 +263,9 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   if (opts.form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded'
     body = new URLSearchParams(opts.form).toString()
+  } else if (opts.raw) {
+    headers['Content-Type'] = opts.raw.type
+    body = opts.raw.body
   } else if (opts.body !== undefined) {
     headers['Content-Type'] = 'application/json'
     body = JSON.stringify(opts.body)

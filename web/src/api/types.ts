@@ -83,3 +83,7 @@ export function prevStage(stage: Stage, isRelease: boolean): Stage | null {
   const i = path.indexOf(stage)
   return i > 0 ? (path[i - 1] ?? null) : null
 }
+
+export type ImportPreview = C.ImportPreview
+export type ImportChange = C.ImportChange
+export type ImportSummary = C.ImportSummary

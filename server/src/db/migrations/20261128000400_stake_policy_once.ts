@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from '../dialect.ts'
-import { STAKE_TABLES_20261128 as STAKE_TABLES } from '../stake-tables-20261128.ts'
+import { FIRST_STAKE_TABLES as STAKE_TABLES } from '../stake-tables.ts'
 
 /**
  * PostgreSQL: the row-level-security policies of 20261128000100 read the

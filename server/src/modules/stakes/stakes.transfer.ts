@@ -123,6 +123,7 @@ export const NOT_TRANSFERRED: readonly Table[] = [
   'session_retired_tokens',
   'sessions',
   'speaking_feeds',
+  'imports',
   'account_tokens',
   'passkeys',
 ]

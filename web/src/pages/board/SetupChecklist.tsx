@@ -97,6 +97,12 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
           </li>
         ))}
       </ol>
+      {can(me, 'users.manage') && can(me, 'callings.manage') && (
+        <p className="setup-import small">
+          <Link to={ROUTES.importLcr}>{t('setup.import.title')}</Link>{' '}
+          <span className="muted">{t('setup.import.hint')}</span>
+        </p>
+      )}
     </section>
   )
 }

@@ -1,12 +1,12 @@
 /**
- * The stake-owned tables as they were when the stakes migrations ran
- * (20261128000100_stakes, 20261128000400_stake_policy_once). Those
- * migrations add `stake_id` and policies to exactly these; tables made
- * later get theirs in their own migration (dialect.ts `withStakeId`,
- * `sealStakeTable`), so a migration never reaches a table that does not
- * exist yet. Frozen: never add to this list (add to STAKE_TABLES).
+ * The stake-owned tables as they were when the stakes migration
+ * (20261128000100) gave them `stake_id`: frozen, because migrations must do
+ * tomorrow what they did today. The migrations that seal these tables use
+ * this list; stake-scope.ts's STAKE_TABLES is this list plus the tables
+ * created later (each by its own migration, with withStakeId and
+ * sealStakeTable).
  */
-export const STAKE_TABLES_20261128: readonly string[] = [
+export const FIRST_STAKE_TABLES: readonly string[] = [
   'users',
   'user_permissions',
   'sessions',

@@ -1,0 +1,196 @@
+import type { Kysely } from 'kysely'
+import type { ImportKind, Permission } from '@stake/contract'
+import type { DB } from '../../db/schema.ts'
+import type { Executor } from '../../db/types.ts'
+import { acrossStakes, currentStakeId } from '../../db/stake-scope.ts'
+import { toPermissionSet } from '../users/permissions.repository.ts'
+import { emailKey } from '../users/users.repository.ts'
+import { emailKeyOf, type Snapshot } from './plan.ts'
+
+/** The stake as an import sees it: every user, calling (with grants) and slot, in a few queries. */
+export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string>): Promise<Snapshot> {
+  const [users, callings, grants, slots, direct] = await Promise.all([
+    db.selectFrom('users').select(['id', 'fname', 'lname', 'email', 'phone', 'active']).orderBy('id').execute(),
+    db.selectFrom('callings').select(['id', 'name', 'key', 'system_defined', 'max_slots']).orderBy('id').execute(),
+    db.selectFrom('calling_permissions').select(['calling_id', 'permission']).execute(),
+    db
+      .selectFrom('calling_slots')
+      .select(['calling_id', 'slot_id', 'user_id', 'ward_id'])
+      .orderBy('calling_id')
+      .orderBy('slot_id')
+      .execute(),
+    db.selectFrom('user_permissions').select(['user_id', 'permission']).execute(),
+  ])
+  const grantsOf = new Map<number, Permission[]>()
+  for (const g of grants)
+    grantsOf.set(g.calling_id, [...(grantsOf.get(g.calling_id) ?? []), g.permission as Permission])
+  const effective = new Map<number, Set<string>>()
+  const add = (userId: number, names: Iterable<string>) => {
+    const set = effective.get(userId) ?? new Set<string>()
+    for (const n of names) set.add(n)
+    effective.set(userId, set)
+  }
+  for (const d of direct) add(d.user_id, [d.permission])
+  for (const s of slots) if (s.user_id !== null) add(s.user_id, grantsOf.get(s.calling_id) ?? [])
+  return {
+    users: users.map((u) => ({
+      id: u.id,
+      fname: u.fname,
+      lname: u.lname,
+      email: u.email ?? null,
+      phone: u.phone ?? null,
+      active: Boolean(u.active),
+    })),
+    callings: callings.map((c) => ({
+      id: c.id,
+      name: c.name,
+      key: c.key ?? null,
+      system_defined: Boolean(c.system_defined),
+      max_slots: c.max_slots,
+      grants: grantsOf.get(c.id) ?? [],
+    })),
+    slots: slots.map((s) => ({ ...s, ward_id: s.ward_id ?? null })),
+    takenEmails,
+    effective: new Map([...effective].map(([id, names]) => [id, toPermissionSet(names)])),
+  }
+}
+
+/**
+ * The report's emails that a user of another stake has (emails are unique
+ * across the deployment, docs/api-reference.md §14): those cannot be given to
+ * a new person here. Read across stakes, before any transaction.
+ */
+export async function emailsTakenElsewhere(db: Kysely<DB>, emails: (string | null)[]): Promise<Set<string>> {
+  const keys = [...new Set(emails.filter((e): e is string => !!e).map(emailKeyOf))]
+  const stakeId = currentStakeId()
+  const taken = new Set<string>()
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500)
+    const rows = await acrossStakes(() =>
+      db
+        .selectFrom('users')
+        .select('email_key')
+        .where('email_key', 'in', chunk)
+        .where('stake_id', '!=', stakeId)
+        .execute(),
+    )
+    for (const r of rows) if (r.email_key) taken.add(r.email_key)
+  }
+  return taken
+}
+
+export interface NewImport {
+  created_by: number
+  kind: ImportKind
+  ward_id: number | null
+  release_missing: boolean
+  rows: string
+  preview: string
+  created_at: string
+  expires_at: string
+}
+
+export function insertImport(db: Executor, values: NewImport) {
+  return db
+    .insertInto('imports')
+    .values({ ...values, status: 'preview', applied_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+}
+
+/** The importer's own import, unexpired; another importer's is not found (docs/api-reference.md §15). */
+export function findOwnImport(db: Executor, id: number, userId: number, now: string) {
+  return db
+    .selectFrom('imports')
+    .selectAll()
+    .where('id', '=', id)
+    .where('created_by', '=', userId)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+}
+
+/** Marks a preview applied: one conditional write, so of two applies one wins. */
+export async function markApplied(db: Executor, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('imports')
+    .set({ status: 'applied', applied_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'preview')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** The hourly purge: previews past their 24 hours, applied or not. */
+export async function purgeExpiredImports(db: Kysely<DB>, now: string): Promise<number> {
+  const result = await acrossStakes(() => db.deleteFrom('imports').where('expires_at', '<=', now).executeTakeFirst())
+  return Number(result.numDeletedRows)
+}
+
+export interface NewPerson {
+  email: string | null
+  fname: string
+  lname: string
+  phone: string | null
+}
+
+const CHUNK = 500
+
+/**
+ * New people of an import: users without a password (they cannot sign in
+ * until invited, docs/api-reference.md §16), roster entries when without an
+ * email. Multi-row inserts; the rows come back in the order given (by id).
+ */
+export async function insertPeople(db: Executor, people: NewPerson[], language: string, now: string) {
+  const rows: { id: number; email: string | null; fname: string; lname: string }[] = []
+  for (let i = 0; i < people.length; i += CHUNK) {
+    const chunk = await db
+      .insertInto('users')
+      .values(
+        people.slice(i, i + CHUNK).map((p) => ({
+          email: p.email,
+          email_key: p.email ? emailKey(p.email) : null,
+          fname: p.fname,
+          lname: p.lname,
+          phone: p.phone,
+          password_hash: null,
+          active: true,
+          force_password_reset: true,
+          language,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .returning(['id', 'email', 'fname', 'lname'])
+      .execute()
+    rows.push(...chunk.sort((a, b) => a.id - b.id))
+  }
+  return rows
+}
+
+/** An import's update of a person: the changed fields (names, phone, an email the user had not). */
+export async function updatePerson(
+  db: Executor,
+  id: number,
+  changes: Record<string, { from: string | null; to: string | null }>,
+  now: string,
+): Promise<void> {
+  const values: Record<string, unknown> = { updated_at: now }
+  for (const field of ['fname', 'lname', 'phone', 'email'] as const) {
+    if (changes[field]) values[field] = changes[field].to
+  }
+  if (changes.email?.to) values.email_key = emailKey(changes.email.to)
+  await db.updateTable('users').set(values).where('id', '=', id).execute()
+}
+
+/** Seats an import adds to its callings (empty; filled next). */
+export async function insertSlots(
+  db: Executor,
+  slots: { calling_id: number; slot_id: number; ward_id: number | null }[],
+): Promise<void> {
+  for (let i = 0; i < slots.length; i += CHUNK) {
+    await db
+      .insertInto('calling_slots')
+      .values(slots.slice(i, i + CHUNK))
+      .execute()
+  }
+}

@@ -1,0 +1,24 @@
+import type { Generated, SqlBool } from 'kysely'
+
+/** Table types of the LCR imports (migration 20261129010000_imports). */
+export interface ImportsTable {
+  stake_id: Generated<number>
+  id: Generated<number>
+  created_by: number
+  kind: 'members' | 'callings'
+  ward_id: number | null
+  release_missing: SqlBool
+  status: 'preview' | 'applied'
+  /** JSON: the report's kept rows (ReportRow[]), never gender, age or birth date. */
+  rows: string
+  /** JSON: the computed preview (ignored columns, summary, changes, problems). */
+  preview: string
+  created_at: string
+  expires_at: string
+  applied_at: string | null
+}
+
+/** The imports domain's tables, composed into `DB` by db/schema.ts. */
+export interface ImportsTables {
+  imports: ImportsTable
+}

@@ -1,0 +1,485 @@
+import type { ImportChange, ImportKind, ImportProblem, ImportSummary, Permission } from '@stake/contract'
+import { maySeatSelf, seatRequirements, unseatable } from '../callings/callings.policy.ts'
+import { mayAdminister } from '../users/users.policy.ts'
+import type { ReportRow } from './report.ts'
+
+/**
+ * What importing a report would change (docs/api-reference.md §15), worked
+ * out from the report and a snapshot of the stake: pure, so the preview and
+ * the apply compute it the same way — apply computes it again in its
+ * transaction and refuses (409 stale_import) when it differs from the preview.
+ */
+
+export interface SnapshotUser {
+  id: number
+  fname: string
+  lname: string
+  email: string | null
+  phone: string | null
+  active: boolean
+}
+
+export interface SnapshotCalling {
+  id: number
+  name: string
+  key: string | null
+  system_defined: boolean
+  max_slots: number
+  grants: Permission[]
+}
+
+export interface SnapshotSlot {
+  calling_id: number
+  slot_id: number
+  user_id: number | null
+  ward_id: number | null
+}
+
+export interface Snapshot {
+  users: SnapshotUser[]
+  callings: SnapshotCalling[]
+  slots: SnapshotSlot[]
+  /** Email keys of the report that another stake's user has (emails are unique across the deployment). */
+  takenEmails: ReadonlySet<string>
+  /** Effective permissions of the users holding any (S2: who may set a user's email). */
+  effective: ReadonlyMap<number, ReadonlySet<Permission>>
+}
+
+export interface Importer {
+  id: number
+  permissions: ReadonlySet<Permission>
+}
+
+export interface PlanInput {
+  kind: ImportKind
+  wardId: number | null
+  releaseMissing: boolean
+  rows: ReportRow[]
+}
+
+/** A change as the apply needs it: the public change plus references to what the apply creates. */
+export type PlannedChange = ImportChange & {
+  /** The person (index into `persons`) a user change or a fill is about. */
+  person?: number
+  /** A fill of a slot the apply creates. */
+  new_slot?: boolean
+}
+
+export interface Person {
+  userId: number | null
+  fname: string
+  lname: string
+  email: string | null
+  phone: string | null
+  active: boolean
+  ambiguous: boolean
+}
+
+export interface Plan {
+  summary: ImportSummary
+  changes: PlannedChange[]
+  problems: ImportProblem[]
+  persons: Person[]
+}
+
+export const emailKeyOf = (email: string): string => email.trim().toLowerCase()
+
+/** Case-, accent- and spacing-insensitive. */
+export const nameKeyOf = (fname: string, lname: string): string => `${fold(fname)}|${fold(lname)}`
+const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
+
+export const callingKeyOf = (name: string): string => name.trim().toLowerCase()
+
+/** Strips the apply's references: what the preview shows and stores. */
+export const publicChange = ({ person: _p, new_slot: _n, ...change }: PlannedChange): ImportChange => change
+
+export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, base: ImportProblem[]): Plan {
+  const problems: ImportProblem[] = [...base]
+  const skippedRows = new Set<number>()
+  const skip = (row: number | null, code: string, message: string) => {
+    problems.push({ row, code, message })
+    if (row !== null) skippedRows.add(row)
+  }
+
+  // People: by email, else by a unique name; one Person per person in the report.
+  const byEmail = new Map<string, SnapshotUser>()
+  const byName = new Map<string, SnapshotUser[]>()
+  for (const u of snapshot.users) {
+    if (u.email) byEmail.set(emailKeyOf(u.email), u)
+    const key = nameKeyOf(u.fname, u.lname)
+    byName.set(key, [...(byName.get(key) ?? []), u])
+  }
+  const persons: Person[] = []
+  const personOfRow = new Map<number, number>()
+  const personByKey = new Map<string, number>()
+  const userChanges: PlannedChange[] = []
+  const claimedEmails = new Map<string, string>() // email key → name key of the report's person using it
+  const matchedUser = new Map<number, number>() // user id → person index
+
+  for (const r of input.rows) {
+    const nameKey = nameKeyOf(r.fname, r.lname)
+    let email = r.email
+    if (email) {
+      const claimed = claimedEmails.get(emailKeyOf(email))
+      if (claimed !== undefined && claimed !== nameKey) {
+        problems.push({
+          row: r.row,
+          code: 'email_unavailable',
+          message: 'Another person in this report has the same email; this person is imported without it',
+        })
+        email = null
+      }
+    }
+    const key = email ? `e:${emailKeyOf(email)}` : `n:${nameKey}`
+    const seen = personByKey.get(key) ?? personByKey.get(`n:${nameKey}`)
+    if (seen !== undefined) {
+      personOfRow.set(r.row, seen)
+      const p = persons[seen]!
+      if (p.ambiguous) skippedRows.add(r.row)
+      continue
+    }
+    if (email) claimedEmails.set(emailKeyOf(email), nameKey)
+
+    let user: SnapshotUser | undefined = email ? byEmail.get(emailKeyOf(email)) : undefined
+    const byEmailMatch = user !== undefined
+    let ambiguous = false
+    if (!user) {
+      const candidates = byName.get(nameKey) ?? []
+      if (candidates.length > 1) ambiguous = true
+      else user = candidates[0]
+    }
+    if (user && matchedUser.has(user.id)) {
+      // Two people of the report are one user (by email and by name): the first row's wins.
+      const index = matchedUser.get(user.id)!
+      personOfRow.set(r.row, index)
+      personByKey.set(key, index)
+      continue
+    }
+    const index = persons.length
+    personByKey.set(key, index)
+    personOfRow.set(r.row, index)
+    if (ambiguous) {
+      persons.push({
+        userId: null,
+        fname: r.fname,
+        lname: r.lname,
+        email,
+        phone: r.phone,
+        active: false,
+        ambiguous: true,
+      })
+      skip(
+        r.row,
+        'ambiguous_person',
+        `More than one user is named ${r.fname} ${r.lname}; add their email to the report or set it on one of them first`,
+      )
+      continue
+    }
+    if (!user) {
+      if (email && snapshot.takenEmails.has(emailKeyOf(email))) {
+        problems.push({
+          row: r.row,
+          code: 'email_unavailable',
+          message: 'This email cannot be used for a new person here; they are imported without it',
+        })
+        email = null
+      }
+      persons.push({
+        userId: null,
+        fname: r.fname,
+        lname: r.lname,
+        email,
+        phone: r.phone,
+        active: true,
+        ambiguous: false,
+      })
+      userChanges.push({
+        row: r.row,
+        target: 'user',
+        action: 'create',
+        user_id: null,
+        fname: r.fname,
+        lname: r.lname,
+        email,
+        phone: r.phone,
+        person: index,
+      })
+      continue
+    }
+    matchedUser.set(user.id, index)
+    const changes: Record<string, { from: string | null; to: string | null }> = {}
+    if (byEmailMatch) {
+      if (user.fname !== r.fname) changes.fname = { from: user.fname, to: r.fname }
+      if (user.lname !== r.lname) changes.lname = { from: user.lname, to: r.lname }
+    } else if (email && user.email && emailKeyOf(user.email) !== emailKeyOf(email)) {
+      problems.push({
+        row: r.row,
+        code: 'email_differs',
+        message: `${user.fname} ${user.lname} already has another email; it is left as it is`,
+      })
+    } else if (email && !user.email) {
+      const held = snapshot.effective.get(user.id) ?? new Set<Permission>()
+      if (snapshot.takenEmails.has(emailKeyOf(email))) {
+        problems.push({ row: r.row, code: 'email_unavailable', message: 'This email cannot be used here; left out' })
+      } else if (user.id !== importer.id && !mayAdminister(importer.permissions, held)) {
+        problems.push({
+          row: r.row,
+          code: 'forbidden_user',
+          message: `${user.fname} ${user.lname} holds permissions you do not hold; their email is left out`,
+        })
+      } else changes.email = { from: null, to: email }
+    }
+    if (r.phone !== null && r.phone !== user.phone) changes.phone = { from: user.phone, to: r.phone }
+    persons.push({
+      userId: user.id,
+      fname: changes.fname?.to ?? user.fname,
+      lname: changes.lname?.to ?? user.lname,
+      email: changes.email?.to ?? user.email,
+      phone: changes.phone?.to ?? user.phone,
+      active: user.active,
+      ambiguous: false,
+    })
+    const changed = Object.keys(changes).length > 0
+    userChanges.push({
+      row: r.row,
+      target: 'user',
+      action: changed ? 'update' : 'unchanged',
+      user_id: user.id,
+      fname: persons[index]!.fname,
+      lname: persons[index]!.lname,
+      ...(changed ? { changes } : {}),
+      person: index,
+    })
+  }
+
+  const { callingChanges, slotChanges } =
+    input.kind === 'callings'
+      ? planSlots(input, snapshot, importer, persons, personOfRow, skip)
+      : { callingChanges: [], slotChanges: [] }
+
+  const changes = [...userChanges, ...callingChanges, ...slotChanges]
+  const count = (target: string, action: string) =>
+    changes.filter((c) => c.target === target && c.action === action).length
+  const summary: ImportSummary = {
+    users: { create: count('user', 'create'), update: count('user', 'update'), unchanged: count('user', 'unchanged') },
+    callings: { create: count('calling', 'create') },
+    slots: { fill: count('slot', 'fill'), release: count('slot', 'release'), unchanged: count('slot', 'unchanged') },
+    skipped: skippedRows.size + base.filter((p) => isSkipping(p.code)).length,
+  }
+  problems.sort((a, b) => (a.row ?? Infinity) - (b.row ?? Infinity))
+  return { summary, changes, problems, persons }
+}
+
+/** The report's problems that leave a row out (the others only leave a value out). */
+const isSkipping = (code: string) => ['missing_name', 'invalid_name', 'invalid_email', 'invalid_calling'].includes(code)
+
+type Skip = (row: number | null, code: string, message: string) => void
+
+interface CallingRef {
+  id: number | null
+  name: string
+  key: string | null
+  grants: Permission[]
+  growable: boolean
+  /** Slot scope: a ward's slots, the stake's (null), or every slot (a stake-wide system calling). */
+  scope: number | null | 'all'
+}
+
+function planSlots(
+  input: PlanInput,
+  snapshot: Snapshot,
+  importer: Importer,
+  persons: Person[],
+  personOfRow: Map<number, number>,
+  skip: Skip,
+) {
+  const callingsByKey = new Map(snapshot.callings.map((c) => [callingKeyOf(c.name), c]))
+  const slotsOf = new Map<number, SnapshotSlot[]>()
+  for (const s of snapshot.slots) slotsOf.set(s.calling_id, [...(slotsOf.get(s.calling_id) ?? []), s])
+  for (const list of slotsOf.values()) list.sort((a, b) => a.slot_id - b.slot_id)
+
+  const callingChanges: PlannedChange[] = []
+  const newCallings = new Map<string, CallingRef>()
+  const nextSlot = new Map<string, number>() // calling key → next new slot number
+  const groups = new Map<string, { calling: CallingRef; rows: ReportRow[] }>()
+
+  for (const r of input.rows) {
+    if (r.calling === null) continue
+    const p = persons[personOfRow.get(r.row)!]
+    if (!p || p.ambiguous) continue
+    const ckey = callingKeyOf(r.calling)
+    const existing = callingsByKey.get(ckey)
+    let calling: CallingRef
+    if (existing) {
+      const scope = existing.key === 'bishop' ? input.wardId : existing.system_defined ? 'all' : input.wardId
+      if (existing.key === 'bishop' && input.wardId === null) {
+        skip(r.row, 'needs_ward', 'A Bishop is seated in a ward: choose the ward and import its report')
+        continue
+      }
+      calling = {
+        id: existing.id,
+        name: existing.name,
+        key: existing.key,
+        grants: existing.grants,
+        growable: !existing.system_defined,
+        scope,
+      }
+    } else {
+      calling = newCallings.get(ckey) ?? {
+        id: null,
+        name: r.calling,
+        key: null,
+        grants: [],
+        growable: true,
+        scope: input.wardId,
+      }
+      if (!newCallings.has(ckey)) {
+        newCallings.set(ckey, calling)
+        callingChanges.push({ row: r.row, target: 'calling', action: 'create', calling_id: null, calling: r.calling })
+      }
+    }
+    const group = groups.get(ckey) ?? { calling, rows: [] }
+    group.rows.push(r)
+    groups.set(ckey, group)
+  }
+
+  const mayTouch = (calling: CallingRef, seating: number | null) =>
+    unseatable(importer.permissions, seatRequirements(calling.key, calling.grants)).length === 0 &&
+    (seating !== importer.id || maySeatSelf(importer.permissions))
+
+  const slotChanges: PlannedChange[] = []
+  const releases: PlannedChange[] = []
+  /** Slots the report accounts for (kept, refilled), by "calling:slot". */
+  const accounted = new Set<string>()
+  for (const [ckey, { calling, rows }] of groups) {
+    const all = calling.id === null ? [] : (slotsOf.get(calling.id) ?? [])
+    const inScope = all.filter((s) => calling.scope === 'all' || s.ward_id === calling.scope)
+    const wanted = new Set<number>() // persons the report seats here
+    const seated = new Map<number, SnapshotSlot>() // person → their slot (kept)
+    const queue: ReportRow[] = []
+    for (const r of rows) {
+      const index = personOfRow.get(r.row)!
+      if (wanted.has(index)) continue
+      wanted.add(index)
+      const userId = persons[index]!.userId
+      const slot = userId === null ? undefined : inScope.find((s) => s.user_id === userId)
+      if (slot) {
+        seated.set(index, slot)
+        accounted.add(`${slot.calling_id}:${slot.slot_id}`)
+        slotChanges.push(slotChange(r, 'unchanged', calling, slot.slot_id, slot.ward_id, persons[index]!, userId!))
+      } else queue.push(r)
+    }
+    const wantedUsers = new Set([...wanted].map((i) => persons[i]!.userId).filter((id) => id !== null))
+    const free = inScope.filter((s) => s.user_id === null)
+    const replaceable = inScope.filter((s) => s.user_id !== null && !wantedUsers.has(s.user_id))
+    for (const r of queue) {
+      const index = personOfRow.get(r.row)!
+      const person = persons[index]!
+      if (!person.active) {
+        skip(r.row, 'inactive_user', `${person.fname} ${person.lname} is deactivated; reactivate them to seat them`)
+        continue
+      }
+      if (person.userId !== null && all.some((s) => s.user_id === person.userId)) {
+        skip(
+          r.row,
+          'duplicate_seat',
+          `${person.fname} ${person.lname} already holds a ${calling.name} seat elsewhere in the stake`,
+        )
+        continue
+      }
+      if (!mayTouch(calling, person.userId)) {
+        skip(r.row, 'forbidden_seat', `You may not fill this ${calling.name} seat: it carries powers you do not hold`)
+        continue
+      }
+      const target = free.shift() ?? replaceable.shift()
+      if (target) {
+        accounted.add(`${target.calling_id}:${target.slot_id}`)
+        const released = target.user_id === null ? null : snapshot.users.find((u) => u.id === target.user_id)
+        slotChanges.push({
+          ...slotChange(r, 'fill', calling, target.slot_id, target.ward_id, person, person.userId),
+          ...(released
+            ? { released_user_id: released.id, released_fname: released.fname, released_lname: released.lname }
+            : {}),
+          person: index,
+        })
+      } else if (calling.growable) {
+        const top = Math.max(
+          nextSlot.get(ckey) ?? 0,
+          ...all.map((s) => s.slot_id + 1),
+          (snapshot.callings.find((c) => c.id === calling.id)?.max_slots ?? 0) + 1,
+          1,
+        )
+        nextSlot.set(ckey, top + 1)
+        const wardId = calling.scope === 'all' ? null : calling.scope
+        slotChanges.push({
+          ...slotChange(r, 'fill', calling, top, wardId, person, person.userId),
+          person: index,
+          new_slot: true,
+        })
+      } else {
+        skip(r.row, 'no_free_seat', `Every ${calling.name} seat is taken by someone this report also lists`)
+      }
+    }
+  }
+
+  // release_missing: the ward's (or the stake's) seats whose holder the report does not list.
+  if (input.releaseMissing) {
+    const byId = new Map(snapshot.callings.map((c) => [c.id, c]))
+    for (const s of snapshot.slots) {
+      if (s.user_id === null || s.ward_id !== input.wardId || accounted.has(`${s.calling_id}:${s.slot_id}`)) continue
+      const c = byId.get(s.calling_id)
+      if (!c) continue
+      const ref: CallingRef = {
+        id: c.id,
+        name: c.name,
+        key: c.key,
+        grants: c.grants,
+        growable: false,
+        scope: s.ward_id,
+      }
+      const holder = snapshot.users.find((u) => u.id === s.user_id)
+      if (!mayTouch(ref, null)) {
+        skip(null, 'forbidden_seat', `You may not release the ${c.name} seat: it carries powers you do not hold`)
+        continue
+      }
+      releases.push({
+        row: null,
+        target: 'slot',
+        action: 'release',
+        calling: c.name,
+        calling_id: c.id,
+        slot_id: s.slot_id,
+        ward_id: s.ward_id,
+        user_id: s.user_id,
+        fname: holder?.fname ?? '',
+        lname: holder?.lname ?? '',
+      })
+    }
+  }
+  return { callingChanges, slotChanges: [...slotChanges, ...releases] }
+}
+
+function slotChange(
+  r: ReportRow,
+  action: 'fill' | 'unchanged',
+  calling: CallingRef,
+  slotId: number,
+  wardId: number | null,
+  person: Person,
+  userId: number | null,
+): PlannedChange {
+  return {
+    row: r.row,
+    target: 'slot',
+    action,
+    calling: calling.name,
+    calling_id: calling.id,
+    slot_id: slotId,
+    ward_id: wardId,
+    user_id: userId,
+    fname: person.fname,
+    lname: person.lname,
+    organization: r.organization,
+    sustained: r.sustained,
+  }
+}

@@ -1,0 +1,101 @@
+import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import type { LightMyRequestResponse } from 'fastify'
+import type { TestApp } from './harness.ts'
+
+/**
+ * Report files as LCR gives them, made in the test with invented people
+ * (docs/api-reference.md §15): CSV (optionally with a BOM and CRLF), a
+ * tab-separated paste, and PDFs laid out like LCR's printed reports — a
+ * title, the column header on every page, one row per line, a page footer.
+ */
+
+export const MEMBER_LIST_HEADER = ['Name', 'Gender', 'Age', 'Birth Date', 'Phone Number', 'E-mail']
+export const MEMBERS_WITH_CALLINGS_HEADER = [
+  'Name',
+  'Gender',
+  'Age',
+  'Birth Date',
+  'Phone',
+  'Organization',
+  'Calling',
+  'Sustained',
+  'Set Apart',
+]
+export const CALLINGS_HEADER = ['Organization', 'Calling', 'Name', 'Sustained', 'Set Apart']
+
+const quoteCsv = (cell: string) =>
+  /[",\r\n]/.test(cell) || /^\s|\s$/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell
+
+export function csv(rows: string[][], options: { bom?: boolean; crlf?: boolean } = {}): string {
+  const eol = options.crlf ? '\r\n' : '\n'
+  return (options.bom ? '\uFEFF' : '') + rows.map((r) => r.map(quoteCsv).join(',')).join(eol) + eol
+}
+
+/** A table pasted from a browser: tab-separated, cells quoted only when they hold a tab, quote or line break. */
+export function tsv(rows: string[][]): string {
+  const quote = (cell: string) => (/[\t"\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)
+  return rows.map((r) => r.map(quote).join('\t')).join('\n') + '\n'
+}
+
+/** A PDF like LCR's printed report: `rowsPerPage` rows a page, the header repeated, "Page n of m" below. */
+export async function lcrPdf(
+  title: string,
+  header: string[],
+  rows: string[][],
+  options: { rowsPerPage?: number; subtitle?: string } = {},
+): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold)
+  const size = 9
+  const perPage = options.rowsPerPage ?? 40
+  const widths = header.map((h, i) =>
+    Math.max(bold.widthOfTextAtSize(h, size), ...rows.map((r) => font.widthOfTextAtSize(r[i] ?? '', size))),
+  )
+  const xs: number[] = []
+  let x = 36
+  for (const w of widths) {
+    xs.push(x)
+    x += w + 14
+  }
+  const pageWidth = Math.max(612, x + 36)
+  const pages = Math.max(1, Math.ceil(rows.length / perPage))
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage([pageWidth, 792])
+    let y = 792 - 40
+    if (p === 0) {
+      page.drawText(title, { x: 36, y, size: 14, font: bold })
+      y -= 18
+      page.drawText(options.subtitle ?? 'Maple Grove Stake — printed 28 Nov 2026', { x: 36, y, size: 9, font })
+      y -= 22
+    }
+    header.forEach((h, i) => page.drawText(h, { x: xs[i]!, y, size, font: bold }))
+    y -= 4
+    page.drawLine({ start: { x: 36, y }, end: { x: pageWidth - 36, y }, thickness: 0.5, color: rgb(0.5, 0.5, 0.5) })
+    y -= 12
+    for (const row of rows.slice(p * perPage, (p + 1) * perPage)) {
+      row.forEach((cell, i) => {
+        if (cell) page.drawText(cell, { x: xs[i]!, y, size, font })
+      })
+      y -= 14
+    }
+    page.drawText(`Page ${p + 1} of ${pages}`, { x: pageWidth / 2 - 20, y: 24, size: 8, font })
+  }
+  return Buffer.from(await doc.save())
+}
+
+/** POST /api/imports with a raw report body. */
+export function postReport(
+  t: TestApp,
+  token: string,
+  body: string | Buffer,
+  contentType: string,
+  query = '',
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/imports${query ? `?${query}` : ''}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    payload: body,
+  })
+}
