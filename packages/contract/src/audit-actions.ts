@@ -38,6 +38,11 @@ export const AUDIT_ACTIONS = [
   'auth.refresh_reuse',
   'stake.create',
   'import.apply',
+  'user.invite',
+  'auth.invitation_accept',
+  'auth.password_reset',
+  'auth.passkey_add',
+  'auth.passkey_remove',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

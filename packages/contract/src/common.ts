@@ -67,6 +67,7 @@ export const ERROR_CODES = [
   'no_vacancy',
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
+  /** docs/api-reference.md §15/§16: a roster-only user (no email) cannot be invited or get a password. */
   'no_email',
   /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
   'stale_import',
@@ -75,6 +76,12 @@ export const ERROR_CODES = [
   'slot_taken',
   /** docs/api-reference.md §18: the link already has a booking (move it instead). */
   'already_booked',
+  /** docs/api-reference.md §16: an unknown, used or expired password-reset token. */
+  'invalid_token',
+  /** docs/api-reference.md §16: a deactivated user cannot be invited. */
+  'inactive',
+  /** docs/api-reference.md §16: a passkey registration that did not verify. */
+  'invalid_passkey',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Id, Limit, Offset, PermissionName, Timestamp } from './common.ts'
+import { InvitationSent } from './accounts.ts'
 
 export const Language = Type.Union([Type.Literal('en'), Type.Literal('es')])
 export type Language = Static<typeof Language>
@@ -52,6 +53,8 @@ export const CreatedUser = Type.Object({
   ...User.properties,
   /** Returned once, when the server generated the password. */
   temporary_password: Type.Optional(Type.String()),
+  /** With `invite: true`: the invitation, mailed or (mail off) its link to pass on (§16). */
+  invitation: Type.Optional(InvitationSent),
 })
 
 export const UpdateUserBody = Type.Object({

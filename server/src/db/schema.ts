@@ -7,6 +7,12 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
 import type { ImportsTables } from '../modules/imports/imports.tables.ts'
 import type { PushTables } from '../modules/push/push.tables.ts'
 import type { AppointmentsTables } from '../modules/appointments/appointments.tables.ts'
+import type {
+  AccountTokensTable,
+  PasskeysTable,
+  PasswordResetThrottleTable,
+  WebauthnChallengesTable,
+} from '../modules/accounts/accounts.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -192,4 +198,9 @@ export interface DB
   calling_slots: CallingSlotsTable
   calling_slot_history: CallingSlotHistoryTable
   wards: WardsTable
+  // Accounts (issue 27, docs/api-reference.md §16)
+  account_tokens: AccountTokensTable
+  passkeys: PasskeysTable
+  webauthn_challenges: WebauthnChallengesTable
+  password_reset_throttle: PasswordResetThrottleTable
 }

@@ -60,6 +60,9 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   'appointments',
   'appointment_blocks',
   'sunday_assignments',
+  // Accounts (issue 27)
+  'account_tokens',
+  'passkeys',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

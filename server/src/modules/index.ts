@@ -19,6 +19,8 @@ import importsRoutes from './imports/imports.routes.ts'
 import pushRoutes from './push/push.routes.ts'
 import appointmentsRoutes from './appointments/appointments.routes.ts'
 import sundayPlanRoutes from './appointments/sunday-plan.routes.ts'
+import accountsRoutes from './accounts/accounts.routes.ts'
+import inviteRoutes from './accounts/invite.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -47,6 +49,8 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/notifications/push', routes: pushRoutes },
   { prefix: '/appointments', routes: appointmentsRoutes },
   { prefix: '/sunday-plan', routes: sundayPlanRoutes },
+  { prefix: '/auth', routes: accountsRoutes },
+  { prefix: '/users', routes: inviteRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */

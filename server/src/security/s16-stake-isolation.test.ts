@@ -233,6 +233,19 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/appointments/book/{token}': bookingLink,
   'DELETE /api/appointments/book/{token}': bookingLink,
   'GET /api/sunday-plan/{year}': year,
+  // Accounts (issue 27). A link token is a credential, not an id: it finds its own stake (tested in
+  // modules/accounts); here a well-formed token nobody holds answers exactly as another one.
+  'GET /api/auth/invitations/{token}': {
+    params: () => ({ token: 'B'.repeat(43) }),
+    missing: () => ({ token: 'C'.repeat(43) }),
+  },
+  'POST /api/auth/invitations/{token}': {
+    params: () => ({ token: 'B'.repeat(43) }),
+    missing: () => ({ token: 'C'.repeat(43) }),
+  },
+  'PATCH /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
+  'DELETE /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
+  'POST /api/users/{id}/invite': user,
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */
@@ -253,6 +266,8 @@ const BODIES: Record<string, (s: Seeds) => unknown> = {
   updateWebhook: () => ({ url: 'https://hooks.example.org/a', events: ['comment'] }),
   bookAppointment: () => ({ starts_at: '2026-06-02T16:00:00Z' }),
   moveAppointment: () => ({ starts_at: '2026-06-02T16:00:00Z' }),
+  acceptInvitation: () => ({ password: 'a-Long-new-password-42' }),
+  renamePasskey: () => ({ name: 'A renames' }),
 }
 
 /** The required fields of a schema with the smallest valid values (for a route BODIES does not know yet). */

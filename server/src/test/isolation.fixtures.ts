@@ -124,6 +124,8 @@ export interface StakeB {
   feedFile: string
   /** An LCR import preview of B's administrator (docs/api-reference.md §15). */
   importPreview: number
+  /** A passkey of B's administrator (issue 27). */
+  passkey: number
 }
 
 /** A user of B with the marker in name and email: made directly (to know the password), then renamed through B's API. */
@@ -265,6 +267,21 @@ export async function seedStake(
     t.database.db.selectFrom('notifications').select('id').orderBy('id').executeTakeFirst(),
   )
   assert.ok(notification, "B's writes notified someone of B")
+  const passkey = await inStake(b.stakeId, () =>
+    t.database.db
+      .insertInto('passkeys')
+      .values({
+        user_id: b.admin.id,
+        credential_id: `b-credential-${unique()}`,
+        public_key: 'AA',
+        counter: 0,
+        transports: null,
+        name: `${MARKER} passkey`,
+        created_at: t.clock.iso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  )
   return {
     stakeId: b.stakeId,
     admin: b.admin,
@@ -282,6 +299,7 @@ export async function seedStake(
     pushDevice,
     feedFile,
     importPreview,
+    passkey: passkey.id,
   }
 }
 

@@ -12,7 +12,7 @@ export type Permission = C.Permission
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */
 export type User = C.UserSummary & Partial<Omit<C.User, keyof C.UserSummary>>
-export type CreatedUser = C.User & { temporary_password?: string }
+export type CreatedUser = C.User & { temporary_password?: string; invitation?: C.InvitationSent }
 export type HeldCalling = C.HeldCalling
 export type Me = C.Me
 export type TokenResponse = C.TokenResponse

@@ -71,6 +71,8 @@ export interface UserBody {
   lname: string
   active?: boolean
   language?: string
+  /** Creation only: no password; an invitation is sent (docs/api-reference.md §16). */
+  invite?: boolean
 }
 
 /** The answer carries the temporary password: the only time it is shown. */

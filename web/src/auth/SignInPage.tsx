@@ -3,6 +3,7 @@ import { Link, Navigate, useSearchParams } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import { ApiError } from '../api/client'
+import { autofillSupported, cancelPasskeyPrompt, passkeySignIn, passkeysSupported } from '../api/accounts'
 import { safeNextPath } from '../api/next'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
@@ -19,7 +20,7 @@ const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.boar
 
 export function SignInPage() {
   const { t } = useTranslation()
-  const { status, me, login, sessionExpired, idleSignOut, bootError } = useAuth()
+  const { status, me, login, beginSession, sessionExpired, idleSignOut, bootError } = useAuth()
   const [params] = useSearchParams()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -35,6 +36,22 @@ export function SignInPage() {
     document.title = `${t('signIn.title')} · ${t('appName')}`
   }, [t])
 
+  // Conditional UI: where the browser offers it, the passkeys of this site appear among the email
+  // field's suggestions; picking one signs in (docs/api-reference.md §16).
+  useEffect(() => {
+    let live = true
+    void autofillSupported().then((yes) => {
+      if (!yes || !live) return
+      passkeySignIn(beginSession, { autofill: true }).catch(() => {
+        // Cancelled (the button below asks instead) or refused: the form stays.
+      })
+    })
+    return () => {
+      live = false
+      cancelPasskeyPrompt()
+    }
+  }, [beginSession])
+
   useEffect(() => {
     if (lockedUntil === null) return
     const t = window.setInterval(() => setNow(Date.now()), 1000)
@@ -47,6 +64,26 @@ export function SignInPage() {
 
   const secondsLeft = lockedUntil !== null ? Math.max(0, Math.ceil((lockedUntil - now) / 1000)) : 0
   const locked = secondsLeft > 0
+
+  async function withPasskey() {
+    setFormError(null)
+    setBusy(true)
+    try {
+      await passkeySignIn(beginSession, { shared })
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 429) {
+        const wait = err.retryAfter ?? 60
+        setLockedUntil(Date.now() + wait * 1000)
+        setNow(Date.now())
+        setFormError({ lockedFor: wait })
+      } else if (err instanceof ApiError) setFormError(t('signIn.passkeyFailed'))
+      else if ((err as Error).name !== 'NotAllowedError' && (err as Error).name !== 'AbortError') {
+        setFormError(t('signIn.passkeyFailed'))
+      }
+    } finally {
+      setBusy(false)
+    }
+  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -107,7 +144,7 @@ export function SignInPage() {
           <input
             type="email"
             name="username"
-            autoComplete="username"
+            autoComplete="username webauthn"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             autoFocus
@@ -126,6 +163,17 @@ export function SignInPage() {
         <button type="submit" className="button button-primary button-block" disabled={busy || locked}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>
+        <p className="small">
+          <Link to={ROUTES.forgotPassword}>{t('signIn.forgot')}</Link>
+        </p>
+        {passkeysSupported() && (
+          <>
+            <p className="muted small auth-or">{t('signIn.or')}</p>
+            <button type="button" className="button button-block" onClick={withPasskey} disabled={busy || locked}>
+              {t('signIn.passkey')}
+            </button>
+          </>
+        )}
         <p className="muted small">
           <Link to={ROUTES.public}>{t('signIn.publicLink')}</Link>
         </p>

@@ -137,6 +137,8 @@ export const NOT_TRANSFERRED: readonly Table[] = [
   'appointment_blocks',
   'appointments',
   'appointment_offers',
+  'account_tokens',
+  'passkeys',
 ]
 
 /** Every stake-owned table, children before parents: the order of a delete. */

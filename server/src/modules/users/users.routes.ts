@@ -33,7 +33,10 @@ export default async function usersRoutes(app: FastifyTypebox, ctx: AppContext) 
         response: { 201: CreatedUser },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.create(requireActor(request), request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.create(requireActor(request), request.body, `${request.protocol}://${request.host}`)),
   )
 
   app.get(

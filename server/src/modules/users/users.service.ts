@@ -23,6 +23,8 @@ import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
+import { issueInvitation } from '../accounts/invitations.service.ts'
+import type { InvitationSent } from '@stake/contract'
 
 export const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
@@ -37,7 +39,12 @@ const userFacts = (row: { email: string | null; fname: string; lname: string }) 
 export class UsersService {
   constructor(private readonly ctx: AppContext) {}
 
-  async create(actor: Actor, body: CreateUserBody): Promise<User & { temporary_password?: string }> {
+  /** `requestBase`: the request's origin, for an invitation link handed back when mail is off (issue 27). */
+  async create(
+    actor: Actor,
+    body: CreateUserBody,
+    requestBase = '',
+  ): Promise<User & { temporary_password?: string; invitation?: InvitationSent }> {
     const email = body.email ?? null
     const invite = body.invite === true
     if (email === null && invite) throw noEmail()
@@ -56,7 +63,7 @@ export class UsersService {
     try {
       // Created by an administrator: the user must choose their own password.
       const now = this.ctx.clock.iso()
-      const row = await withTransaction(this.ctx.db, async (trx) => {
+      const created = await withTransaction(this.ctx.db, async (trx) => {
         // A new user speaks the stake's default language until choosing another.
         const { language } = await currentStakeSettings(trx)
         const row = await repo.insertUser(trx, {
@@ -74,9 +81,16 @@ export class UsersService {
           this.ctx,
           audited({ by: actor.id, at: now }, 'user.create', { type: 'user', id: row.id }, userFacts(row)),
         )
-        return row
+        // invite: true sends the invitation with the creation, in its transaction (§16).
+        const invitation =
+          invite && email !== null
+            ? await issueInvitation(trx, this.ctx, actor.id, { ...row, email }, requestBase)
+            : undefined
+        return { row, invitation }
       })
-      return temporary ? { ...repo.toUser(row), temporary_password: temporary } : repo.toUser(row)
+      const user = repo.toUser(created.row)
+      if (temporary) return { ...user, temporary_password: temporary }
+      return created.invitation ? { ...user, invitation: created.invitation } : user
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail()
       throw error

@@ -21,6 +21,7 @@ import {
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
 import { EmailPreference } from './EmailPreference'
+import { Passkeys } from './Passkeys'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PushDevices } from './PushDevices'
 
@@ -234,6 +235,7 @@ export default function ProfilePage() {
           <EmailPreference />
           <PushDevices />
           <CalendarFeed />
+          <Passkeys />
           <Sessions />
         </div>
       </div>

@@ -91,7 +91,7 @@ function validateUser(
 
 export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose(): void }) {
   const { t } = useTranslation('users')
-  const [v, setV] = useState({ fname: '', lname: '', email: '' })
+  const [v, setV] = useState({ fname: '', lname: '', email: '', invite: false })
   const [created, setCreated] = useState<CreatedUser | null>(null)
   const f = useFormState()
   const create = useCreateUser()
@@ -102,7 +102,14 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
         <p className="success-box" role="status">
           {t('create.created', { name: `${created.fname} ${created.lname}` })}
         </p>
-        {created.temporary_password ? (
+        {created.invitation?.sent ? (
+          <p>{t('create.invitationSent', { email: created.email ?? '' })}</p>
+        ) : created.invitation?.url ? (
+          <>
+            <p>{t('create.invitationLink')}</p>
+            <CopyableSecret label={t('create.invitationLinkLabel')} value={created.invitation.url} />
+          </>
+        ) : created.temporary_password ? (
           <>
             <p>
               {t('create.giveTemporary')} <strong>{t('create.shownOnce')}</strong> {t('create.chooseOwn')}
@@ -131,7 +138,12 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
         f.setErrors(errs)
         if (Object.keys(errs).length) return
         void f.run(['email', 'fname', 'lname'], async () => {
-          const u = await create.mutateAsync({ email: v.email.trim(), fname: v.fname.trim(), lname: v.lname.trim() })
+          const u = await create.mutateAsync({
+            email: v.email.trim(),
+            fname: v.fname.trim(),
+            lname: v.lname.trim(),
+            ...(v.invite ? { invite: true } : {}),
+          })
           setCreated(u)
           onDone()
         })
@@ -151,7 +163,11 @@ export function CreateUserForm({ onDone, onClose }: { onDone(): void; onClose():
       <Field label={t('form.email')} error={f.errors.email}>
         <input type="email" value={v.email} onChange={(e) => setV({ ...v, email: e.target.value })} />
       </Field>
-      <p className="muted small">{t('create.passwordNote')}</p>
+      <label className="checkbox">
+        <input type="checkbox" checked={v.invite} onChange={(e) => setV({ ...v, invite: e.target.checked })} />{' '}
+        {t('create.inviteLabel')}
+      </label>
+      <p className="muted small">{v.invite ? t('create.inviteNote') : t('create.passwordNote')}</p>
       <Actions busy={f.busy} label={t('create.submit')} onClose={onClose} />
     </form>
   )

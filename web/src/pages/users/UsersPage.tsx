@@ -10,6 +10,7 @@ import { useNotify } from '../../components/Notice'
 import { Pagination } from '../../components/Pagination'
 import { Email, Empty, ErrorMessage, formatDate, Loading, PageHeader } from '../../components/ui'
 import { CreateUserForm, EditUserForm, GrantsForm, ResetPasswordForm } from './UserForms'
+import { useInvitations } from './Invitations'
 
 const PAGE = 25
 
@@ -35,6 +36,7 @@ export default function UsersPage() {
     offset: (page - 1) * PAGE,
   }
   const list = useUsers(query)
+  const invitations = useInvitations()
 
   const toggleActive = useUpdateUser({
     onSuccess: (u) => {
@@ -125,6 +127,7 @@ export default function UsersPage() {
                       {u.force_password_reset && (
                         <span className="badge badge-warn">{t('status.mustChangePassword')}</span>
                       )}
+                      {invitations.badge(u)}
                     </td>
                     <td data-label={t('columns.created')}>{formatDate(u.created_at)}</td>
                     <td className="actions-cell">
@@ -146,6 +149,11 @@ export default function UsersPage() {
                             <Menu.Item className="menu-item" onSelect={() => setAction({ kind: 'reset', user: u })}>
                               {t('actions.resetPassword')}
                             </Menu.Item>
+                            {u.active && u.email && u.id !== me.id && (
+                              <Menu.Item className="menu-item" onSelect={() => invitations.send(u)}>
+                                {invitations.label(u)}
+                              </Menu.Item>
+                            )}
                             {u.id !== me.id && (
                               <Menu.Item
                                 className="menu-item"
@@ -217,6 +225,7 @@ export default function UsersPage() {
       >
         {action?.kind === 'reset' && <ResetPasswordForm user={action.user} onDone={() => done()} onClose={close} />}
       </Dialog>
+      {invitations.dialog}
       <ConfirmDialog
         open={action?.kind === 'deactivate'}
         onOpenChange={(o) => !o && close()}

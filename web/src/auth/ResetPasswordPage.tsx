@@ -1,0 +1,105 @@
+import { useEffect, useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../api/client'
+import { useConfirmPasswordReset } from '../api/accounts'
+import { Field, splitError, type FieldErrors } from '../components/ui'
+import { ROUTES } from '../routes'
+import { checkPasswords, useLinkToken } from './linkToken'
+
+/** The reset link's page (docs/api-reference.md §16): `/reset-password#<token>`. */
+export default function ResetPasswordPage() {
+  const { t } = useTranslation('accounts')
+  const token = useLinkToken()
+  const confirm = useConfirmPasswordReset()
+  const [password, setPassword] = useState('')
+  const [repeat, setRepeat] = useState('')
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [general, setGeneral] = useState<string | null>(null)
+  // The outcome of this link (a later link in the same tab starts afresh).
+  const [outcome, setOutcome] = useState<{ token: string; state: 'done' | 'invalid' } | null>(null)
+  const state = !token ? 'invalid' : outcome?.token === token ? outcome.state : 'form'
+  const setState = (next: 'done' | 'invalid') => setOutcome({ token, state: next })
+
+  useEffect(() => {
+    document.title = `${t('reset.title')} · ${t('common:appName')}`
+  }, [t])
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault()
+    const problems = checkPasswords(password, repeat)
+    setErrors(
+      Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(`password.${key}`)])) as FieldErrors,
+    )
+    setGeneral(null)
+    if (Object.keys(problems).length > 0) return
+    try {
+      await confirm.mutateAsync({ token, password })
+      setState('done')
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'invalid_token') setState('invalid')
+      else {
+        const s = splitError(err, ['new_password'])
+        setErrors(s.fields.new_password ? { password: s.fields.new_password } : {})
+        setGeneral(s.general)
+      }
+    }
+  }
+
+  if (state !== 'form') {
+    return (
+      <main className="auth-page">
+        <div className="card auth-card">
+          <h1>{state === 'done' ? t('reset.title') : t('reset.invalidTitle')}</h1>
+          <p className={state === 'done' ? 'info-box' : 'error-box'} role={state === 'done' ? 'status' : 'alert'}>
+            {state === 'done' ? t('reset.done') : t('reset.invalid')}
+          </p>
+          <p>
+            <Link to={ROUTES.signIn}>{t('reset.signIn')}</Link>
+          </p>
+          {state === 'invalid' && (
+            <p>
+              <Link to={ROUTES.forgotPassword}>{t('reset.askAgain')}</Link>
+            </p>
+          )}
+        </div>
+      </main>
+    )
+  }
+
+  return (
+    <main className="auth-page">
+      <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="reset-title">
+        <h1 id="reset-title">{t('reset.title')}</h1>
+        <p className="muted">{t('reset.intro')}</p>
+        {general && (
+          <p className="error-box" role="alert">
+            {general}
+          </p>
+        )}
+        <Field label={t('reset.new')} hint={t('welcome.hint')} error={errors.password}>
+          <input
+            type="password"
+            name="new_password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoFocus
+          />
+        </Field>
+        <Field label={t('reset.repeat')} error={errors.repeat}>
+          <input
+            type="password"
+            name="repeat"
+            autoComplete="new-password"
+            value={repeat}
+            onChange={(e) => setRepeat(e.target.value)}
+          />
+        </Field>
+        <button type="submit" className="button button-primary button-block" disabled={confirm.isPending}>
+          {confirm.isPending ? t('reset.busy') : t('reset.submit')}
+        </button>
+      </form>
+    </main>
+  )
+}
