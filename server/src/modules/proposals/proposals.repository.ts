@@ -463,3 +463,49 @@ export async function boardVotes(db: Executor, viewer: Viewer) {
     .execute()
   return rows.map((r) => ({ proposal_id: r.proposal_id, voter_id: r.approver_id, approved: Boolean(r.approved) }))
 }
+
+// ---------------------------------------------------------------- compact board (issue 30)
+
+/** The board's open proposals in their API shape, oldest change first (one statement). */
+export async function openBoardViews(db: Executor, viewer: Viewer): Promise<Proposal[]> {
+  const rows = await proposalViews(db, viewer)
+    .where('p.stage', 'in', [...OPEN_STAGES])
+    .orderBy('p.stage_changed_at')
+    .orderBy('p.id')
+    .execute()
+  return (rows as ViewRow[]).map(toView)
+}
+
+/** How many visible proposals were done / declined since `closedSince` (one statement on proposals_stage_idx). */
+export async function closedCounts(db: Executor, viewer: Viewer, closedSince: string) {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .select((eb) => ['p.stage', eb.fn.countAll<number | string>().as('n')])
+    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage_changed_at', '>=', closedSince)
+    .where(visibleTo(viewer))
+    .groupBy('p.stage')
+    .execute()
+  const counts = { done: 0, declined: 0 }
+  for (const row of rows) if (row.stage === 'done' || row.stage === 'declined') counts[row.stage] = Number(row.n)
+  return counts
+}
+
+/** A page of the visible proposals closed since `closedSince`, most recent first. */
+export async function closedPageViews(
+  db: Executor,
+  viewer: Viewer,
+  closedSince: string,
+  limit: number,
+  offset: number,
+): Promise<Proposal[]> {
+  const rows = await proposalViews(db, viewer)
+    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage_changed_at', '>=', closedSince)
+    .orderBy('p.stage_changed_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute()
+  return (rows as ViewRow[]).map(toView)
+}
