@@ -3,10 +3,10 @@ import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import type { Board, CompactBoard, CompactCard, Proposal } from '@stake/contract'
 import type { FastifyTypebox } from '../../http.ts'
-import { signedIn } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, injectAs, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { countingApp } from '../../test/query-counter.ts'
-import { bishopOf, createWard, move, seated, submit } from '../../test/proposals.fixtures.ts'
+import { bishopOf, createWard, move, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
 
 const BOARD = '/api/calling-kanban/board'
 const COMPACT = '/api/calling-kanban/board/compact'
@@ -182,6 +182,30 @@ describe('compact board', () => {
         // Another caller's board is their own: the councilor's tag is not theirs.
         assert.equal((await conditional(t.app, bishop.token, url, next)).statusCode, 200)
       })
+    }
+  })
+
+  it('is built with the same number of queries for 10 and for 500 proposals', async () => {
+    const { app: counted, counter } = await countingApp(t)
+    try {
+      const manager = await signedIn(t, { permissions: ALL_PERMISSIONS })
+      const seedWard = await createWard(t.database.db)
+      const count = async () => {
+        counter.count = 0
+        const res = await injectAs({ ...t, app: counted }, manager.token)('GET', COMPACT)
+        assert.equal(res.statusCode, 200, res.body)
+        return { queries: counter.count, cards: (res.json() as CompactBoard).cards.length }
+      }
+      await seedProposals(t.database.db, 10, { wardId: seedWard, submitter: manager.user.id, now: t.clock.now() })
+      const small = await count()
+      await seedProposals(t.database.db, 490, { wardId: seedWard, submitter: manager.user.id, now: t.clock.now() })
+      const large = await count()
+      assert.ok(large.cards - small.cards >= 400, `${small.cards} → ${large.cards} cards`)
+      assert.equal(large.queries, small.queries)
+      // The session check, the caller's seats, the cards, their votes, the closed counts, the voters, the settings.
+      assert.ok(large.queries <= 7, `${large.queries} queries`)
+    } finally {
+      await counted.close()
     }
   })
 

@@ -23,13 +23,14 @@ export class BoardService {
 
   /**
    * Six queries whatever the number of proposals: the caller's seats, the
-   * open cards, the votes at their current stage, the closed counts, the
-   * voting seats' holders and the stake's settings.
+   * open cards, the votes at their current stage (the cards' tallies and the
+   * caller's own vote), the closed counts, the voting seats' holders and the
+   * stake's settings.
    */
   async compact(actor: Actor): Promise<CompactBoard> {
     const viewer = await loadViewer(this.ctx, actor)
     const [rows, votes, closed, holders, stake] = await Promise.all([
-      repo.openBoardViews(this.ctx.db, viewer),
+      repo.openBoardProposals(this.ctx.db, viewer),
       repo.boardVotes(this.ctx.db, viewer),
       repo.closedCounts(this.ctx.db, viewer, this.since()),
       repo.votingSeatHolders(this.ctx.db),
@@ -47,7 +48,12 @@ export class BoardService {
       return [...ids]
     }
     return {
-      cards: rows.map((p) => toCompactCard(p, byCard)),
+      // The caller's own vote is among the card's votes at its current stage.
+      cards: rows.map((p) => {
+        const cast = byCard.get(p.id)
+        const mine = cast?.approved_by.includes(actor.id) ? true : cast?.rejected_by.includes(actor.id) ? false : null
+        return toCompactCard({ ...p, my_vote: mine }, byCard)
+      }),
       closed,
       voting: {
         sp_approval: { required: stake.sp_approvals_required, voters: voters('sp_approval') },

@@ -466,14 +466,31 @@ export async function boardVotes(db: Executor, viewer: Viewer) {
 
 // ---------------------------------------------------------------- compact board (issue 30)
 
-/** The board's open proposals in their API shape, oldest change first (one statement). */
-export async function openBoardViews(db: Executor, viewer: Viewer): Promise<Proposal[]> {
-  const rows = await proposalViews(db, viewer)
+/**
+ * The board's open proposals, oldest change first, in one statement: the
+ * proposal, its interview and presentations, but not proposalViews' three
+ * vote subqueries per row — the compact board takes the tally and the
+ * caller's vote from boardVotes, which it reads anyway. `approvals` and
+ * `my_vote` are left empty here.
+ */
+export async function openBoardProposals(db: Executor, viewer: Viewer): Promise<Proposal[]> {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
+    .select(SHOWN)
+    .select([
+      'i.id as interview_id',
+      'i.interviewer_id',
+      'i.scheduled_for',
+      'i.interview_date',
+      presentedInJson(db).as('presented_in'),
+    ])
     .where('p.stage', 'in', [...OPEN_STAGES])
+    .where(visibleTo(viewer))
     .orderBy('p.stage_changed_at')
     .orderBy('p.id')
     .execute()
-  return (rows as ViewRow[]).map(toView)
+  return (rows as CardRow[]).map((row) => toProposal(row, { approved: 0, rejected: 0, mine: null }))
 }
 
 /** How many visible proposals were done / declined since `closedSince` (one statement on proposals_stage_idx). */
