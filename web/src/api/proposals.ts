@@ -1,12 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { actionKeys } from './actions'
-import { api, apiPage } from './client'
+import { api, apiPage, request } from './client'
 import { useChange, type MutationCallbacks } from './mutation'
 import {
   nextStage,
+  OPEN_STAGES,
   prevStage,
   type Board,
   type Comment,
+  type CompactBoard,
+  type CompactCard,
   type HistoryRow,
   type OpenStage,
   type Proposal,
@@ -23,6 +26,8 @@ import {
 export const proposalKeys = {
   all: ['proposals'] as const,
   board: () => [...proposalKeys.all, 'board'] as const,
+  /** The closed column's pages, loaded once the column is opened. */
+  closed: () => [...proposalKeys.board(), 'closed'] as const,
   lists: () => [...proposalKeys.all, 'list'] as const,
   list: (filters: object) => [...proposalKeys.lists(), filters] as const,
   details: () => [...proposalKeys.all, 'detail'] as const,
@@ -38,8 +43,108 @@ const proposalChanged = () => [proposalKeys.all, actionKeys.all]
 
 const path = (id: number, rest = '') => `/calling-kanban/proposals/${id}${rest}`
 
+/**
+ * The board as the page uses it: the open cards by stage in the full
+ * Proposal shape, `closed_recently` holding only what this client added
+ * itself (a card it just moved to done), and the closed column's counts.
+ */
+export type BoardView = Board & { closed: CompactBoard['closed'] }
+
+/** A compact card in the full shape (the defaults the server left out, the tally from the voters' ids). */
+export function expandCard(card: CompactCard): Proposal {
+  const { approved_by = [], rejected_by = [], interview, ...rest } = card
+  return {
+    ...rest,
+    spouse_name: card.spouse_name ?? null,
+    is_release: card.is_release ?? false,
+    approvals: { approved: approved_by.length, rejected: rejected_by.length },
+    my_vote: card.my_vote ?? null,
+    interview: interview ? { ...interview, proposal_id: card.id } : null,
+    scope: card.scope ?? 'ward',
+    releases: card.releases ?? [],
+    calling_id: card.calling_id ?? null,
+    user_id: card.user_id ?? null,
+    presented_in: card.presented_in ?? [],
+  }
+}
+
+function expandBoard(compact: CompactBoard): BoardView {
+  const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
+  const votes: Board['votes'] = []
+  for (const card of compact.cards) {
+    stages[card.stage as OpenStage]?.push(expandCard(card))
+    for (const voter_id of card.approved_by ?? []) votes.push({ proposal_id: card.id, voter_id, approved: true })
+    for (const voter_id of card.rejected_by ?? []) votes.push({ proposal_id: card.id, voter_id, approved: false })
+  }
+  const person = new Map(compact.people.map((p) => [p.id, p]))
+  const voting = (stage: 'sp_approval' | 'hc_approval') => ({
+    required: compact.voting[stage].required,
+    voters: compact.voting[stage].voters.flatMap((id) => person.get(id) ?? []),
+  })
+  return {
+    stages,
+    closed_recently: [],
+    voting: { sp_approval: voting('sp_approval'), hc_approval: voting('hc_approval') },
+    votes,
+    closed: compact.closed,
+  }
+}
+
+/** The ETag each board in the cache came with: it goes when the board leaves the cache (sign-out, a move). */
+const boardTags = new WeakMap<BoardView, string>()
+
+/**
+ * GET /board/compact, conditional on the board the cache holds: a 304 keeps
+ * it (nothing the caller can see changed), so a refetch after a move, on
+ * focus or on reconnect costs a few hundred bytes.
+ */
+async function fetchBoard(qc: QueryClient): Promise<BoardView> {
+  const cached = qc.getQueryData<BoardView>(proposalKeys.board())
+  const tag = cached && boardTags.get(cached)
+  const res = await request<CompactBoard>('/calling-kanban/board/compact', {
+    headers: tag ? { 'If-None-Match': tag } : undefined,
+  })
+  if (res.status === 304 && cached) return cached
+  const board = expandBoard(res.data)
+  const etag = res.headers.get('ETag')
+  if (etag) boardTags.set(board, etag)
+  return board
+}
+
+const boardQuery = (qc: QueryClient) => ({ queryKey: proposalKeys.board(), queryFn: () => fetchBoard(qc) })
+
 export function useBoard() {
-  return useQuery({ queryKey: proposalKeys.board(), queryFn: () => api<Board>('/calling-kanban/board') })
+  const qc = useQueryClient()
+  return useQuery(boardQuery(qc))
+}
+
+/**
+ * Starts the board's request at once (a reload or a sign-in headed for the
+ * board: together with the profile, not after it); the page picks it up.
+ */
+export function prefetchBoard(qc: QueryClient): void {
+  void qc.prefetchQuery(boardQuery(qc))
+}
+
+const CLOSED_PAGE = 50
+
+/** The closed column (done or declined in the last 30 days), most recent first, a page at a time once opened. */
+export function useClosedCards(enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: proposalKeys.closed(),
+    enabled,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam }) => {
+      const page = await apiPage<CompactCard>('/calling-kanban/board/closed', {
+        query: { limit: CLOSED_PAGE, offset: pageParam },
+      })
+      return { ...page, items: page.items.map(expandCard), offset: pageParam }
+    },
+    getNextPageParam: (last) => {
+      const next = last.offset + last.items.length
+      return last.items.length > 0 && next < last.total ? next : undefined
+    },
+  })
 }
 
 export function useProposal(id: number) {
@@ -83,15 +188,18 @@ export function moveTarget({ proposal: p, direction }: MoveVars): Stage | null {
 }
 
 /** The board as it looks once `p` has moved to `to` (the card resets its votes). */
-function boardAfterMove(board: Board, p: Proposal, to: Stage): Board {
+function boardAfterMove(board: BoardView, p: Proposal, to: Stage): BoardView {
   const stages = { ...board.stages }
   const from = p.stage as OpenStage
   stages[from] = (stages[from] ?? []).filter((x) => x.id !== p.id)
   const moved = { ...p, stage: to, approvals: { approved: 0, rejected: 0 }, my_vote: null }
   let closed = board.closed_recently
-  if (to === 'done') closed = [moved, ...closed]
-  else stages[to as OpenStage] = [...(stages[to as OpenStage] ?? []), moved]
-  return { ...board, stages, closed_recently: closed }
+  let counts = board.closed
+  if (to === 'done') {
+    closed = [moved, ...closed]
+    counts = { ...counts, done: counts.done + 1 }
+  } else stages[to as OpenStage] = [...(stages[to as OpenStage] ?? []), moved]
+  return { ...board, stages, closed_recently: closed, closed: counts }
 }
 
 /**
@@ -101,19 +209,19 @@ function boardAfterMove(board: Board, p: Proposal, to: Stage): Board {
  * `onMove` runs once the card has jumped (the board moves focus with it).
  */
 export function useMoveProposal<V extends MoveVars>(
-  callbacks: MutationCallbacks<Proposal, V, { before?: Board }> & { onMove?(vars: V, to: Stage): void } = {},
+  callbacks: MutationCallbacks<Proposal, V, { before?: BoardView }> & { onMove?(vars: V, to: Stage): void } = {},
 ) {
   const qc = useQueryClient()
   const { onMove, onError, ...rest } = callbacks
-  return useChange<Proposal, V, { before?: Board }>({
+  return useChange<Proposal, V, { before?: BoardView }>({
     mutationFn: ({ proposal: p, direction }) =>
       api<Proposal>(path(p.id, `/${direction}`), { method: 'POST', query: { from_stage: p.stage } }),
     onMutate: async (vars) => {
       const to = moveTarget(vars)
       if (!to) return {}
       await qc.cancelQueries({ queryKey: proposalKeys.board() })
-      const before = qc.getQueryData<Board>(proposalKeys.board())
-      if (before) qc.setQueryData<Board>(proposalKeys.board(), boardAfterMove(before, vars.proposal, to))
+      const before = qc.getQueryData<BoardView>(proposalKeys.board())
+      if (before) qc.setQueryData<BoardView>(proposalKeys.board(), boardAfterMove(before, vars.proposal, to))
       onMove?.(vars, to)
       return { before }
     },

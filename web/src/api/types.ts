@@ -83,3 +83,7 @@ export function prevStage(stage: Stage, isRelease: boolean): Stage | null {
   const i = path.indexOf(stage)
   return i > 0 ? (path[i - 1] ?? null) : null
 }
+
+/** The compact board (docs/api-reference.md §7, "Compact board"): its wire shape. */
+export type CompactBoard = C.CompactBoard
+export type CompactCard = C.CompactCard
