@@ -25,7 +25,8 @@ import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
-import { preloadFirstScreen } from '../preload'
+import { headedToBoard, preloadFirstScreen } from '../preload'
+import { prefetchBoard } from '../api/proposals'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
 /**
@@ -111,6 +112,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return
         }
         preloadFirstScreen()
+        // The board's data together with the profile, not after it (issue 30).
+        if (headedToBoard()) prefetchBoard(queryClient)
         const profile = await fetchMe()
         if (cancelled) return
         adoptAccountLanguage(profile)
@@ -169,6 +172,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
+      if (headedToBoard()) prefetchBoard(queryClient)
       setSessionExpired(false)
       setIdleSignOut(false)
       setBootError(null)
