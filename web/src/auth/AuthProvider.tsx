@@ -26,7 +26,7 @@ import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
 import { headedToBoard, preloadFirstScreen } from '../preload'
-import { prefetchBoard } from '../api/proposals'
+import { prefetchBoard } from '../api/board'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
 /**
