@@ -230,7 +230,8 @@ export type Board = Static<typeof Board>
  * `my_vote` null, `interview` null, `scope` "ward", `releases` [],
  * `calling_id`/`user_id` null, `presented_in` [], no votes. The interview
  * leaves out its `proposal_id` (the card's id); `approvals` are the lengths of
- * `approved_by` / `rejected_by` (the voters' ids at the current stage).
+ * `approved_by` / `rejected_by` (the voters' ids at the current stage), or
+ * given as such where the voters are not the caller's to see.
  */
 export const CompactCard = Type.Object({
   id: Id,
@@ -247,6 +248,13 @@ export const CompactCard = Type.Object({
   stage_changed_at: Timestamp,
   approved_by: Type.Optional(Type.Array(Id)),
   rejected_by: Type.Optional(Type.Array(Id)),
+  /**
+   * Instead of the voters' ids when the caller may not see who voted (S9: votes
+   * at sp_approval, outside the presidency and proposals.manage): the tally alone.
+   */
+  approvals: Type.Optional(
+    Type.Object({ approved: Type.Integer({ minimum: 0 }), rejected: Type.Integer({ minimum: 0 }) }),
+  ),
   my_vote: Type.Optional(Type.Boolean()),
   interview: Type.Optional(
     Type.Object({

@@ -20,12 +20,13 @@ export type BoardView = Board & { closed: CompactBoard['closed'] }
 
 /** A compact card in the full shape (the defaults the server left out, the tally from the voters' ids). */
 export function expandCard(card: CompactCard): Proposal {
-  const { approved_by = [], rejected_by = [], interview, ...rest } = card
+  const { approved_by = [], rejected_by = [], interview, approvals, ...rest } = card
   return {
     ...rest,
     spouse_name: card.spouse_name ?? null,
     is_release: card.is_release ?? false,
-    approvals: { approved: approved_by.length, rejected: rejected_by.length },
+    // The tally alone where the voters are not the caller's to see (S9).
+    approvals: approvals ?? { approved: approved_by.length, rejected: rejected_by.length },
     my_vote: card.my_vote ?? null,
     interview: interview ? { ...interview, proposal_id: card.id } : null,
     scope: card.scope ?? 'ward',

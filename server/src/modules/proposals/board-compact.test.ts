@@ -15,14 +15,14 @@ const P = (id: number, rest = '') => `/api/calling-kanban/proposals/${id}${rest}
 
 /** A compact card back in the full shape: every documented field of the proposal is there (docs/api-reference.md §7). */
 function expand(card: CompactCard, viewerId: number): Proposal {
-  const { approved_by = [], rejected_by = [], interview, ...rest } = card
+  const { approved_by = [], rejected_by = [], interview, approvals, ...rest } = card
   const mine = approved_by.includes(viewerId) ? true : rejected_by.includes(viewerId) ? false : null
-  assert.equal(card.my_vote ?? null, mine, `my_vote of ${card.id} agrees with the voters' ids`)
+  if (!approvals) assert.equal(card.my_vote ?? null, mine, `my_vote of ${card.id} agrees with the voters' ids`)
   return {
     ...rest,
     spouse_name: card.spouse_name ?? null,
     is_release: card.is_release ?? false,
-    approvals: { approved: approved_by.length, rejected: rejected_by.length },
+    approvals: approvals ?? { approved: approved_by.length, rejected: rejected_by.length },
     my_vote: card.my_vote ?? null,
     interview: interview ? { ...interview, proposal_id: card.id } : null,
     scope: card.scope ?? 'ward',
@@ -112,6 +112,24 @@ describe('compact board', () => {
       assert.ok(!(key in bare), `${key} left out at its default`)
     assert.equal(mine.cards.find((c) => c.id === release.id)!.is_release, true)
     assert.deepEqual(mine.cards.find((c) => c.id === interviewed.id)!.interview?.interviewer_id, president.user.id)
+  })
+
+  it('shows who voted at sp_approval only to the presidency and managers (S9); the tally to every viewer', async () => {
+    const own = await submit(bishop.as, ward)
+    assert.equal((await president.as('POST', P(own.id, '/approvals?approved=true'))).statusCode, 201)
+    const bishopCard = (await get<CompactBoard>(bishop.as, COMPACT)).cards.find((c) => c.id === own.id)!
+    assert.deepEqual(bishopCard.approvals, { approved: 1, rejected: 0 })
+    assert.ok(!('approved_by' in bishopCard) && !('rejected_by' in bishopCard))
+    for (const viewer of [president, clerk]) {
+      const card = (await get<CompactBoard>(viewer.as, COMPACT)).cards.find((c) => c.id === own.id)!
+      assert.deepEqual(card.approved_by, [president.user.id])
+      assert.ok(!('approvals' in card))
+    }
+    // GET /board alike: the bishop's card has its tally, the board's votes leave out the presidency's.
+    const full = await get<Board>(bishop.as, BOARD)
+    assert.deepEqual(full.stages.sp_approval.find((p) => p.id === own.id)!.approvals, { approved: 1, rejected: 0 })
+    assert.ok(!full.votes.some((v) => v.proposal_id === own.id))
+    assert.ok((await get<Board>(clerk.as, BOARD)).votes.some((v) => v.proposal_id === own.id))
   })
 
   it('keeps the presidency’s stage from the high council and strangers (S9), in the cards and the counts', async () => {

@@ -16,9 +16,11 @@ export function votesByCard(votes: readonly BoardVote[]): CardVotes {
 /**
  * The one mapper from a proposal's API shape to its compact card
  * (docs/api-reference.md §7, "Compact board"): a key at its default value is
- * left out, the votes are the voters' ids (their count is the tally).
+ * left out, the votes are the voters' ids (their count is the tally) — or,
+ * without `showVoters` (S9: the presidency's votes, for a caller outside it),
+ * the tally alone.
  */
-export function toCompactCard(p: Proposal, votes: CardVotes): CompactCard {
+export function toCompactCard(p: Proposal, votes: CardVotes, showVoters = true): CompactCard {
   const card: CompactCard = {
     id: p.id,
     fname: p.fname,
@@ -34,8 +36,12 @@ export function toCompactCard(p: Proposal, votes: CardVotes): CompactCard {
   if (p.spouse_name !== null) card.spouse_name = p.spouse_name
   if (p.is_release) card.is_release = true
   const cast = votes.get(p.id)
-  if (cast?.approved_by.length) card.approved_by = cast.approved_by
-  if (cast?.rejected_by.length) card.rejected_by = cast.rejected_by
+  if (!showVoters) {
+    if (cast) card.approvals = { approved: cast.approved_by.length, rejected: cast.rejected_by.length }
+  } else {
+    if (cast?.approved_by.length) card.approved_by = cast.approved_by
+    if (cast?.rejected_by.length) card.rejected_by = cast.rejected_by
+  }
   if (p.my_vote !== null) card.my_vote = p.my_vote
   if (p.interview) {
     const { id, interviewer_id, scheduled_for, interview_date } = p.interview

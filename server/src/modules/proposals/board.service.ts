@@ -4,6 +4,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { toCompactCard, votesByCard } from './board.compact.ts'
 import { loadViewer } from './proposals.access.ts'
+import { canSeePresidencyVotes } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
 
 /** The board shows what closed in the last 30 days (docs/api-reference.md §7). */
@@ -37,6 +38,7 @@ export class BoardService {
       currentStakeSettings(this.ctx.db),
     ])
     const byCard = votesByCard(votes)
+    const presidencyVotes = canSeePresidencyVotes(viewer)
     const people = new Map<number, PersonRef>()
     const voters = (stage: 'sp_approval' | 'hc_approval') => {
       const ids = new Set<number>()
@@ -52,7 +54,9 @@ export class BoardService {
       cards: rows.map((p) => {
         const cast = byCard.get(p.id)
         const mine = cast?.approved_by.includes(actor.id) ? true : cast?.rejected_by.includes(actor.id) ? false : null
-        return toCompactCard({ ...p, my_vote: mine }, byCard)
+        // S9: who voted at sp_approval is the presidency's (and managers') to see; the tally is everyone's.
+        const showVoters = p.stage !== 'sp_approval' || presidencyVotes
+        return toCompactCard({ ...p, my_vote: mine }, byCard, showVoters)
       }),
       closed,
       voting: {
