@@ -326,14 +326,16 @@ test.describe('the setup checklist', () => {
         }),
       )
       await page.route(
-        /\/api\/calling-kanban\/board$/,
+        /\/api\/calling-kanban\/board\/compact$/,
         safe(async (route: Route, res: APIResponse) => {
+          // The compact board (docs/api-reference.md §7): voters by id, their names once in `people`.
           const board = await res.json()
-          const person = { id: 1, fname: 'Seat', lname: 'Holder' }
-          const fill = (n: number) =>
-            state.seats ? Array.from({ length: n }, (_, i) => ({ ...person, id: i + 1 })) : []
+          const fill = (n: number) => (state.seats ? Array.from({ length: n }, (_, i) => i + 1) : [])
           board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
           board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
+          board.people = fill(Math.max(board.voting.sp_approval.required, board.voting.hc_approval.required)).map(
+            (id) => ({ id, fname: 'Seat', lname: 'Holder' }),
+          )
           await route.fulfill({ response: res, json: board })
         }),
       )

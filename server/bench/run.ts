@@ -2,7 +2,8 @@
 // (when one answers at BENCH_DATABASE_URL) PostgreSQL. See docs/performance.md.
 //
 //   BENCH_SECONDS=3          measured seconds per route and concurrency (after BENCH_WARMUP_SECONDS=0.5)
-//   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search'; 'cold start' for that)
+//   BENCH_ONLY=<regex>       only the routes whose key or name matches (e.g. 'board|search'; 'cold start' for that;
+//                            'board size' for the board of 1,000 open + 3,000 recently closed, bench/board-size.ts)
 //   BENCH_DB=sqlite|postgres|both (default both; postgres only when it answers)
 //   BENCH_RESEED=1           seed the stakes again even when the cached ones match
 //   BENCH_STAKES=100         adds the "many stakes" section: the big stake among that many stakes
@@ -21,6 +22,7 @@ import { figures, manyFigures, targets, type DialectResult, type ManyResult } fr
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
 import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
 import { importFigures, measureImports, type ImportBenchResult } from './imports.ts'
+import { boardSizeFigures, measureBoardSize, type BoardSizeResult } from './board-size.ts'
 import { buildServer, memoryOf, startServer, type Server } from './server-process.ts'
 import {
   APP_ROLE,
@@ -232,6 +234,7 @@ async function main() {
   const notifications: NotifyResult[] = []
   const manyResults: ManyResult[] = []
   const imports: ImportBenchResult[] = []
+  const boardSizes: BoardSizeResult[] = []
   for (const dialect of dialects) {
     if (mainSelected.length || COLD_STARTS) results.push(await measureDialect(dialect))
     if (manySelected.length) {
@@ -246,6 +249,7 @@ async function main() {
       log(`${dialect} imports:`)
       imports.push(await measureImports(dialect, log))
     }
+    if (!ONLY || ONLY.test('board size')) boardSizes.push(await measureBoardSize(dialect, argon2, SECONDS, WARMUP, log))
   }
 
   // Other work on the machine shows in every figure: say how busy it was.
@@ -259,10 +263,15 @@ async function main() {
   if (manyResults.length) console.log(`\n${manyFigures(manyResults, results)}`)
   if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
   if (imports.length) console.log(`\n${importFigures(imports)}\n`)
+  if (boardSizes.length) console.log(`${boardSizeFigures(boardSizes)}\n`)
   fs.mkdirSync(DATA_DIR, { recursive: true })
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
-    JSON.stringify({ machine, load, seconds: SECONDS, results, manyResults, notifications, imports }, null, 2),
+    JSON.stringify(
+      { machine, load, seconds: SECONDS, results, manyResults, notifications, imports, boardSizes },
+      null,
+      2,
+    ),
   )
 }
 

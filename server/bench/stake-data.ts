@@ -27,6 +27,8 @@ export const bishopOf = (wardId: number) => firstBishop + wardId - 1
 export interface StakeSize {
   open: number
   closed: number
+  /** The closed ones all closed within this many days (the board's window), instead of over the years. */
+  closedWithinDays?: number
 }
 
 /** A small PRNG (mulberry32): reproducible data without a dependency. */

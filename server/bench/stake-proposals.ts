@@ -42,8 +42,13 @@ export function proposalRows(nowMs: number, size: StakeSize) {
   // Closed ones are submitted up to ~25 days ago and take about that long to
   // close, so the last 30 days hold their share (~165 on the big stake), as
   // a stake's board would.
-  const span = YEARS * 365 * DAY - 25 * DAY
-  const start = nowMs - YEARS * 365 * DAY
+  let span = YEARS * 365 * DAY - 25 * DAY
+  let start = nowMs - YEARS * 365 * DAY
+  if (size.closedWithinDays) {
+    // Submitted then, closed (clamped to a minute ago) within the window.
+    span = (size.closedWithinDays - 1) * DAY
+    start = nowMs - span
+  }
   for (let i = 0; i < size.closed + size.open; i++) {
     const id = i + 1
     const closed = i < size.closed

@@ -14,9 +14,14 @@ export const loadBoardPage = () => import('./pages/board/BoardPage')
 /** A failed preload is harmless: the screen's own load retries (resilience/chunks.ts). */
 const ignore = () => {}
 
-export function preloadFirstScreen(): void {
-  loadLayout().catch(ignore)
+/** Whether the first signed-in screen is the board (where the sign-in page sends the user, or the page reloaded). */
+export function headedToBoard(): boolean {
   const { pathname, search } = window.location
   const target = pathname === ROUTES.signIn ? (new URLSearchParams(search).get('next') ?? ROUTES.board) : pathname
-  if (target === ROUTES.board || target === '/') loadBoardPage().catch(ignore)
+  return target === ROUTES.board || target === '/'
+}
+
+export function preloadFirstScreen(): void {
+  loadLayout().catch(ignore)
+  if (headedToBoard()) loadBoardPage().catch(ignore)
 }

@@ -220,3 +220,81 @@ export const Board = Type.Object({
   votes: Type.Array(BoardVote),
 })
 export type Board = Static<typeof Board>
+
+// ---------------------------------------------------------------- the compact board (issue 30)
+
+/**
+ * A card of the compact board (docs/api-reference.md §7, "Compact board"): a
+ * Proposal without what the board says once for all cards or what is a
+ * default. Omitted keys mean: `spouse_name` null, `is_release` false,
+ * `my_vote` null, `interview` null, `scope` "ward", `releases` [],
+ * `calling_id`/`user_id` null, `presented_in` [], no votes. The interview
+ * leaves out its `proposal_id` (the card's id); `approvals` are the lengths of
+ * `approved_by` / `rejected_by` (the voters' ids at the current stage), or
+ * given as such where the voters are not the caller's to see.
+ */
+export const CompactCard = Type.Object({
+  id: Id,
+  fname: Type.String(),
+  lname: Type.String(),
+  spouse_name: Type.Optional(Type.String()),
+  proposed_calling: Type.String(),
+  ward_id: Id,
+  submitter: Id,
+  is_release: Type.Optional(Type.Literal(true)),
+  submitted_at: Timestamp,
+  updated_at: Timestamp,
+  stage: StageName,
+  stage_changed_at: Timestamp,
+  approved_by: Type.Optional(Type.Array(Id)),
+  rejected_by: Type.Optional(Type.Array(Id)),
+  /**
+   * Instead of the voters' ids when the caller may not see who voted (S9: votes
+   * at sp_approval, outside the presidency and proposals.manage): the tally alone.
+   */
+  approvals: Type.Optional(
+    Type.Object({ approved: Type.Integer({ minimum: 0 }), rejected: Type.Integer({ minimum: 0 }) }),
+  ),
+  my_vote: Type.Optional(Type.Boolean()),
+  interview: Type.Optional(
+    Type.Object({
+      id: Id,
+      interviewer_id: Id,
+      scheduled_for: Nullable(Timestamp),
+      interview_date: Nullable(Timestamp),
+    }),
+  ),
+  scope: Type.Optional(Type.Literal('stake')),
+  releases: Type.Optional(Type.Array(Release)),
+  calling_id: Type.Optional(Id),
+  user_id: Type.Optional(Id),
+  presented_in: Type.Optional(Type.Array(Presentation)),
+})
+export type CompactCard = Static<typeof CompactCard>
+
+/** A voting stage with its voters by id (their names once, in the board's `people`). */
+export const CompactVotingStage = Type.Object({
+  required: Type.Integer({ minimum: 1 }),
+  voters: Type.Array(Id),
+})
+
+/**
+ * GET /calling-kanban/board/compact: the open proposals in full (compact
+ * cards, oldest change first), the closed ones of the last 30 days as counts
+ * (their cards page by page from /board/closed), and the voting seats once.
+ */
+export const CompactBoard = Type.Object({
+  cards: Type.Array(CompactCard),
+  closed: Type.Object({ done: Type.Integer({ minimum: 0 }), declined: Type.Integer({ minimum: 0 }) }),
+  voting: Type.Object({ sp_approval: CompactVotingStage, hc_approval: CompactVotingStage }),
+  /** Every person the board names by id outside the cards' own fields: the voting seats' holders. */
+  people: Type.Array(PersonRef),
+})
+export type CompactBoard = Static<typeof CompactBoard>
+
+/** GET /calling-kanban/board/closed: the closed column, most recent first, a page at a time. */
+export const ClosedPageQuery = Type.Object({
+  limit: Type.Optional(Limit),
+  offset: Type.Optional(Offset),
+})
+export type ClosedPageQuery = Static<typeof ClosedPageQuery>

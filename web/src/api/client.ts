@@ -264,6 +264,8 @@ export interface RequestOptions {
   signal?: AbortSignal
   /** Read a successful body as a Blob (a CSV or HTML download) instead of JSON. */
   as?: 'blob'
+  /** Extra request headers (If-None-Match: a 304 answers with `data` null and status 304). */
+  headers?: Record<string, string>
 }
 
 export interface ApiResponse<T> {
@@ -285,7 +287,7 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
 }
 
 async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
+  const headers: Record<string, string> = { ...opts.headers, Accept: 'application/json' }
   let body: BodyInit | undefined
   if (opts.form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded'
@@ -358,6 +360,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   }
 
   const data = opts.as === 'blob' && res.ok ? await res.blob() : await parseBody(res)
+  if (res.status === 304) return { data: null as T, headers: res.headers, status: 304 }
   if (!res.ok) {
     if (res.status === 403 && (data as { code?: string } | null)?.code === 'password_change_required') {
       for (const l of passwordRequiredListeners) l()

@@ -1,13 +1,14 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { actionKeys } from './actions'
 import { api, apiPage } from './client'
+import { BOARD_KEY, boardQuery, expandCard, type BoardView } from './board'
 import { useChange, type MutationCallbacks } from './mutation'
 import {
   nextStage,
   prevStage,
-  type Board,
   type Comment,
+  type CompactCard,
   type HistoryRow,
   type OpenStage,
   type Proposal,
@@ -23,7 +24,9 @@ import {
  */
 export const proposalKeys = {
   all: ['proposals'] as const,
-  board: () => [...proposalKeys.all, 'board'] as const,
+  board: () => BOARD_KEY,
+  /** The closed column's pages, loaded once the column is opened. */
+  closed: () => [...proposalKeys.board(), 'closed'] as const,
   lists: () => [...proposalKeys.all, 'list'] as const,
   list: (filters: object) => [...proposalKeys.lists(), filters] as const,
   details: () => [...proposalKeys.all, 'detail'] as const,
@@ -39,8 +42,32 @@ const proposalChanged = () => [proposalKeys.all, actionKeys.all]
 
 const path = (id: number, rest = '') => `/calling-kanban/proposals/${id}${rest}`
 
+export type { BoardView } from './board'
+
 export function useBoard() {
-  return useQuery({ queryKey: proposalKeys.board(), queryFn: () => api<Board>('/calling-kanban/board') })
+  const qc = useQueryClient()
+  return useQuery(boardQuery(qc))
+}
+
+const CLOSED_PAGE = 50
+
+/** The closed column (done or declined in the last 30 days), most recent first, a page at a time once opened. */
+export function useClosedCards(enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: proposalKeys.closed(),
+    enabled,
+    initialPageParam: 0,
+    queryFn: async ({ pageParam }) => {
+      const page = await apiPage<CompactCard>('/calling-kanban/board/closed', {
+        query: { limit: CLOSED_PAGE, offset: pageParam },
+      })
+      return { ...page, items: page.items.map(expandCard), offset: pageParam }
+    },
+    getNextPageParam: (last) => {
+      const next = last.offset + last.items.length
+      return last.items.length > 0 && next < last.total ? next : undefined
+    },
+  })
 }
 
 export function useProposal(id: number) {
@@ -84,15 +111,18 @@ export function moveTarget({ proposal: p, direction }: MoveVars): Stage | null {
 }
 
 /** The board as it looks once `p` has moved to `to` (the card resets its votes). */
-function boardAfterMove(board: Board, p: Proposal, to: Stage): Board {
+function boardAfterMove(board: BoardView, p: Proposal, to: Stage): BoardView {
   const stages = { ...board.stages }
   const from = p.stage as OpenStage
   stages[from] = (stages[from] ?? []).filter((x) => x.id !== p.id)
   const moved = { ...p, stage: to, approvals: { approved: 0, rejected: 0 }, my_vote: null }
   let closed = board.closed_recently
-  if (to === 'done') closed = [moved, ...closed]
-  else stages[to as OpenStage] = [...(stages[to as OpenStage] ?? []), moved]
-  return { ...board, stages, closed_recently: closed }
+  let counts = board.closed
+  if (to === 'done') {
+    closed = [moved, ...closed]
+    counts = { ...counts, done: counts.done + 1 }
+  } else stages[to as OpenStage] = [...(stages[to as OpenStage] ?? []), moved]
+  return { ...board, stages, closed_recently: closed, closed: counts }
 }
 
 /**
@@ -102,19 +132,19 @@ function boardAfterMove(board: Board, p: Proposal, to: Stage): Board {
  * `onMove` runs once the card has jumped (the board moves focus with it).
  */
 export function useMoveProposal<V extends MoveVars>(
-  callbacks: MutationCallbacks<Proposal, V, { before?: Board }> & { onMove?(vars: V, to: Stage): void } = {},
+  callbacks: MutationCallbacks<Proposal, V, { before?: BoardView }> & { onMove?(vars: V, to: Stage): void } = {},
 ) {
   const qc = useQueryClient()
   const { onMove, onError, ...rest } = callbacks
-  return useChange<Proposal, V, { before?: Board }>({
+  return useChange<Proposal, V, { before?: BoardView }>({
     mutationFn: ({ proposal: p, direction }) =>
       api<Proposal>(path(p.id, `/${direction}`), { method: 'POST', query: { from_stage: p.stage } }),
     onMutate: async (vars) => {
       const to = moveTarget(vars)
       if (!to) return {}
       await qc.cancelQueries({ queryKey: proposalKeys.board() })
-      const before = qc.getQueryData<Board>(proposalKeys.board())
-      if (before) qc.setQueryData<Board>(proposalKeys.board(), boardAfterMove(before, vars.proposal, to))
+      const before = qc.getQueryData<BoardView>(proposalKeys.board())
+      if (before) qc.setQueryData<BoardView>(proposalKeys.board(), boardAfterMove(before, vars.proposal, to))
       onMove?.(vars, to)
       return { before }
     },

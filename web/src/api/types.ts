@@ -87,3 +87,6 @@ export function prevStage(stage: Stage, isRelease: boolean): Stage | null {
 export type ImportPreview = C.ImportPreview
 export type ImportChange = C.ImportChange
 export type ImportSummary = C.ImportSummary
+/** The compact board (docs/api-reference.md §7, "Compact board"): its wire shape. */
+export type CompactBoard = C.CompactBoard
+export type CompactCard = C.CompactCard

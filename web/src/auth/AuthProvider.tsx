@@ -27,7 +27,8 @@ import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
-import { preloadFirstScreen } from '../preload'
+import { headedToBoard, preloadFirstScreen } from '../preload'
+import { prefetchBoard } from '../api/board'
 import { i18next, isLanguage, setLanguage } from '../i18n'
 
 /**
@@ -118,6 +119,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return
         }
         preloadFirstScreen()
+        // The board's data together with the profile, not after it (issue 30).
+        if (headedToBoard()) prefetchBoard(queryClient)
         const profile = await fetchMe()
         if (cancelled) return
         adoptAccountLanguage(profile)
@@ -176,6 +179,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
+      if (headedToBoard()) prefetchBoard(queryClient)
       setSessionExpired(false)
       setIdleSignOut(false)
       setBootError(null)

@@ -463,3 +463,66 @@ export async function boardVotes(db: Executor, viewer: Viewer) {
     .execute()
   return rows.map((r) => ({ proposal_id: r.proposal_id, voter_id: r.approver_id, approved: Boolean(r.approved) }))
 }
+
+// ---------------------------------------------------------------- compact board (issue 30)
+
+/**
+ * The board's open proposals, oldest change first, in one statement: the
+ * proposal, its interview and presentations, but not proposalViews' three
+ * vote subqueries per row — the compact board takes the tally and the
+ * caller's vote from boardVotes, which it reads anyway. `approvals` and
+ * `my_vote` are left empty here.
+ */
+export async function openBoardProposals(db: Executor, viewer: Viewer): Promise<Proposal[]> {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
+    .select(SHOWN)
+    .select([
+      'i.id as interview_id',
+      'i.interviewer_id',
+      'i.scheduled_for',
+      'i.interview_date',
+      presentedInJson(db).as('presented_in'),
+    ])
+    .where('p.stage', 'in', [...OPEN_STAGES])
+    .where(visibleTo(viewer))
+    .orderBy('p.stage_changed_at')
+    .orderBy('p.id')
+    .execute()
+  return (rows as CardRow[]).map((row) => toProposal(row, { approved: 0, rejected: 0, mine: null }))
+}
+
+/** How many visible proposals were done / declined since `closedSince` (one statement on proposals_stage_idx). */
+export async function closedCounts(db: Executor, viewer: Viewer, closedSince: string) {
+  const rows = await db
+    .selectFrom('proposals as p')
+    .select((eb) => ['p.stage', eb.fn.countAll<number | string>().as('n')])
+    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage_changed_at', '>=', closedSince)
+    .where(visibleTo(viewer))
+    .groupBy('p.stage')
+    .execute()
+  const counts = { done: 0, declined: 0 }
+  for (const row of rows) if (row.stage === 'done' || row.stage === 'declined') counts[row.stage] = Number(row.n)
+  return counts
+}
+
+/** A page of the visible proposals closed since `closedSince`, most recent first. */
+export async function closedPageViews(
+  db: Executor,
+  viewer: Viewer,
+  closedSince: string,
+  limit: number,
+  offset: number,
+): Promise<Proposal[]> {
+  const rows = await proposalViews(db, viewer)
+    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage_changed_at', '>=', closedSince)
+    .orderBy('p.stage_changed_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute()
+  return (rows as ViewRow[]).map(toView)
+}

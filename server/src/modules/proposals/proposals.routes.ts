@@ -8,6 +8,8 @@ import interviewRoutes from './interview.routes.ts'
 import lifecycleRoutes from './lifecycle.routes.ts'
 import { ProposalsService } from './proposals.service.ts'
 import votesRoutes from './votes.routes.ts'
+import boardRoutes from './board.routes.ts'
+import { sendWithEtag } from '../../etag.ts'
 
 const tags = ['calling-kanban']
 
@@ -18,6 +20,7 @@ export default async function proposalTrackerRoutes(app: FastifyTypebox, ctx: Ap
   await votesRoutes(app, ctx)
   await interviewRoutes(app, ctx)
   await commentsRoutes(app, ctx)
+  await boardRoutes(app, ctx)
 }
 
 async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
@@ -105,10 +108,10 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         operationId: 'getBoard',
         tags,
-        summary: 'Open proposals by stage (every stage present) and those closed in the last 30 days',
-        response: { 200: Board },
+        summary: 'Open proposals by stage (every stage present) and those closed in the last 30 days; ETag → 304',
+        response: { 200: Board, 304: Type.Null() },
       },
     },
-    async (request) => service.board(requireActor(request)),
+    async (request, reply) => sendWithEtag(request, reply, await service.board(requireActor(request))),
   )
 }

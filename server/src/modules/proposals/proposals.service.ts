@@ -22,6 +22,7 @@ import {
   initialStage,
   isOpen,
   type Viewer,
+  canSeePresidencyVotes,
 } from './proposals.policy.ts'
 import * as repo from './proposals.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
@@ -222,6 +223,9 @@ export class ProposalsService {
       if (isOpen(proposal.stage)) stages[proposal.stage].push(proposal)
       else closed.push(proposal)
     }
-    return { stages, closed_recently: closed.reverse(), voting, votes }
+    // S9: who voted at sp_approval is the presidency's (and managers') to see; the cards' tallies are everyone's.
+    const presidencyStage = new Set(stages.sp_approval.map((p) => p.id))
+    const shown = canSeePresidencyVotes(viewer) ? votes : votes.filter((v) => !presidencyStage.has(v.proposal_id))
+    return { stages, closed_recently: closed.reverse(), voting, votes: shown }
   }
 }

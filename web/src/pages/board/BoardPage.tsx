@@ -11,7 +11,7 @@ import {
   type DragEndEvent,
   type DragStartEvent,
 } from '@dnd-kit/core'
-import { useBoard } from '../../api/proposals'
+import { useBoard, useClosedCards } from '../../api/proposals'
 import { useWards, wardName } from '../../api/wards'
 import { OPEN_STAGES, type OpenStage, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
@@ -38,6 +38,10 @@ export default function BoardPage() {
   const [search, setSearch] = useState('')
   const [activeId, setActiveId] = useState<number | null>(null)
   const [tab, setTab] = useState<Column>('sp_approval')
+  // The closed column is a count until it is opened (its tab, or its button on a wide screen).
+  const [closedOpened, setClosedOpened] = useState(false)
+  const closedShown = phone ? tab === 'done' : closedOpened
+  const closedPages = useClosedCards(closedShown)
   const moves = useBoardMoves({ board: board.data, phone, tab, setTab })
   const { votingOf, stageName } = moves
   const isManager = can(me, 'proposals.manage')
@@ -68,6 +72,12 @@ export default function BoardPage() {
 
   const keyboardDrag = useRef(false)
 
+  /** A card headed for done opens the closed column, so that it stays in sight once the board is fetched again. */
+  const requestMove: typeof moves.requestMove = (p, m, via) => {
+    if (m.to === 'done') setClosedOpened(true)
+    moves.requestMove(p, m, via)
+  }
+
   function onDragStart(e: DragStartEvent) {
     setActiveId(Number(e.active.id))
     keyboardDrag.current = e.activatorEvent?.type.startsWith('key') ?? false
@@ -79,7 +89,7 @@ export default function BoardPage() {
     const to = e.over?.id as Column | undefined
     if (!p || !to || to === p.stage) return
     const m = movesOf(p).find((x) => x.to === to)
-    if (m) moves.requestMove(p, m, keyboardDrag.current ? 'handle' : null)
+    if (m) requestMove(p, m, keyboardDrag.current ? 'handle' : null)
   }
 
   const activeCard = activeId != null ? allCards.get(activeId) : undefined
@@ -102,7 +112,7 @@ export default function BoardPage() {
               voting: moves.votingId === p.id,
               onVote: (approved) => moves.vote(p, approved),
               moves: isManager ? movesOf(p) : [],
-              onMove: (m) => moves.requestMove(p, m, 'menu'),
+              onMove: (m) => requestMove(p, m, 'menu'),
             }}
           />
         )}
@@ -110,10 +120,19 @@ export default function BoardPage() {
     )
   }
 
-  const closed = (board.data?.closed_recently ?? []).filter(matches)
+  // Closed here (a card just moved to done) first, then the column's pages as loaded.
+  const closedLoaded = useMemo(() => {
+    const seen = new Set<number>()
+    return [...(board.data?.closed_recently ?? []), ...(closedPages.data?.pages.flatMap((p) => p.items) ?? [])].filter(
+      (p) => !seen.has(p.id) && seen.add(p.id),
+    )
+  }, [board.data, closedPages.data])
+  const closed = closedLoaded.filter(matches)
+  const filtered = search.trim() !== '' || wardFilter !== ''
+  const closedTotal = board.data ? board.data.closed.done + board.data.closed.declined : 0
   const cardsOf = (stage: OpenStage) => (board.data?.stages[stage] ?? []).filter(matches)
   const counts = Object.fromEntries(
-    COLUMNS.map((c) => [c, c === 'done' ? closed.length : cardsOf(c).length]),
+    COLUMNS.map((c) => [c, c === 'done' ? (filtered && closedShown ? closed.length : closedTotal) : cardsOf(c).length]),
   ) as Record<Column, number>
   const shown = phone ? [tab] : COLUMNS
 
@@ -176,7 +195,14 @@ export default function BoardPage() {
               >
                 {stage === 'done' ? (
                   <>
-                    {closed.length === 0 && <p className="empty">{t('empty.closed')}</p>}
+                    {closedTotal === 0 && closed.length === 0 && <p className="empty">{t('empty.closed')}</p>}
+                    {!closedShown && closedTotal > 0 && (
+                      <button type="button" className="button" onClick={() => setClosedOpened(true)}>
+                        {t('closedColumn.show', { count: closedTotal })}
+                      </button>
+                    )}
+                    {closedShown && closedPages.isLoading && <Loading label={t('closedColumn.loading')} />}
+                    <ErrorMessage error={closedPages.error} />
                     {closed.map((p) => (
                       <div key={p.id} className={`closed-card ${p.stage === 'declined' ? 'is-declined' : ''}`}>
                         <ProposalCard
@@ -185,6 +211,16 @@ export default function BoardPage() {
                         />
                       </div>
                     ))}
+                    {closedShown && closedPages.hasNextPage && (
+                      <button
+                        type="button"
+                        className="button"
+                        disabled={closedPages.isFetchingNextPage}
+                        onClick={() => void closedPages.fetchNextPage()}
+                      >
+                        {t('closedColumn.more')}
+                      </button>
+                    )}
                   </>
                 ) : (
                   <>

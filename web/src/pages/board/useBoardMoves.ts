@@ -41,7 +41,9 @@ export function useBoardMoves({
       if (!board || (p.stage !== 'sp_approval' && p.stage !== 'hc_approval')) return undefined
       const stage = board.voting[p.stage]
       const voted = new Set(board.votes.filter((v) => v.proposal_id === p.id).map((v) => v.voter_id))
-      return { required: stage.required, pending: stage.voters.filter((v) => !voted.has(v.id)) }
+      // Votes the caller may not see (S9: the presidency's) count in the tally but name nobody: who is still to vote is unknown.
+      const unnamed = p.approvals.approved + p.approvals.rejected > voted.size
+      return { required: stage.required, pending: unnamed ? [] : stage.voters.filter((v) => !voted.has(v.id)) }
     },
     [board],
   )

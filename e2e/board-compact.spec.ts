@@ -1,0 +1,86 @@
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createWard, unique } from './api'
+
+/**
+ * The board as big as what people look at (issue 30): the closed column is a
+ * count until it is opened (a button on a wide screen, its tab on a phone),
+ * and a reload starts the board's request together with the profile's.
+ */
+
+const PHONE = { width: 390, height: 844 }
+const DESKTOP = { width: 1280, height: 800 }
+const CLOSED_PAGE = /\/api\/calling-kanban\/board\/closed\b/
+
+async function signIn(browser: Browser, viewport: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  await page.goto('/signin')
+  await page.getByLabel('Email').fill(ADMIN_EMAIL)
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
+  return page
+}
+
+for (const size of [DESKTOP, PHONE]) {
+  const phone = size === PHONE
+  test(`${phone ? 'phone' : 'desktop'}: the closed column is a count until opened, then its most recent page`, async ({
+    browser,
+    request,
+  }) => {
+    const admin = await adminApi(request)
+    const ward = await createWard(admin, unique('Closed ward '))
+    const fname = unique('Closed')
+    const proposal = await admin.req('POST', '/api/calling-kanban/proposals', {
+      fname,
+      lname: 'Person',
+      proposed_calling: 'Ward clerk',
+      ward_id: ward.id,
+    })
+    await admin.req('POST', `/api/calling-kanban/proposals/${proposal.id}/decline`, { reason: 'Not now' })
+
+    const page = await signIn(browser, size)
+    const pages: string[] = []
+    page.on('request', (r) => {
+      if (CLOSED_PAGE.test(r.url())) pages.push(r.url())
+    })
+    const column = page.locator('section[data-stage="done"]')
+    const name = `${fname} Person`
+    if (phone) {
+      // The tab's count comes with the board; the cards when the tab is chosen.
+      await expect(page.getByRole('tab', { name: /Closed recently \d+/ })).toBeVisible()
+      expect(pages).toEqual([])
+      await page.getByRole('tab', { name: /Closed recently/ }).click()
+    } else {
+      await expect(column.getByRole('heading', { name: /Closed recently/ })).toBeVisible()
+      expect(pages).toEqual([])
+      await expect(column.getByRole('article', { name })).toHaveCount(0)
+      await column.getByRole('button', { name: /^Show the .* closed in the last 30 days$/ }).click()
+    }
+    await expect(page.locator('section[data-stage="done"]').getByRole('article', { name })).toBeVisible()
+    expect(pages.length).toBeGreaterThan(0)
+    await page.context().close()
+  })
+}
+
+test('a reload asks for the board together with the profile, not after it', async ({ browser, request }) => {
+  await adminApi(request)
+  const page = await signIn(browser, DESKTOP)
+  // Hold the profile's answer: the board's request must not wait for it.
+  let boardAsked = false
+  let meHeld: () => void = () => {}
+  const released = new Promise<void>((resolve) => (meHeld = resolve))
+  page.on('request', (r) => {
+    if (r.url().includes('/api/calling-kanban/board/compact')) boardAsked = true
+  })
+  await page.route('**/api/auth/me', async (route) => {
+    await released
+    await route.continue()
+  })
+  const reload = page.reload()
+  await expect.poll(() => boardAsked, { timeout: 15_000 }).toBe(true)
+  meHeld()
+  await reload
+  await expect(page.locator('section[data-stage="sp_approval"]')).toBeVisible()
+  await page.context().close()
+})
