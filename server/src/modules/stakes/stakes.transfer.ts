@@ -139,6 +139,9 @@ export const NOT_TRANSFERRED: readonly Table[] = [
   'appointment_offers',
   'account_tokens',
   'passkeys',
+  // A phone's push subscription is that device's credential, its queue transient (issue 30).
+  'push_outbox',
+  'push_subscriptions',
 ]
 
 /** Every stake-owned table, children before parents: the order of a delete. */
