@@ -1,5 +1,13 @@
 import { Type } from 'typebox'
-import { Board, ErrorBody, Proposal, ProposalBody, ProposalListQuery, ProposalParams } from '@stake/contract'
+import {
+  Board,
+  BoardQuery,
+  ErrorBody,
+  Proposal,
+  ProposalBody,
+  ProposalListQuery,
+  ProposalParams,
+} from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { sendPage, type FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
@@ -105,10 +113,12 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         operationId: 'getBoard',
         tags,
-        summary: 'Open proposals by stage (every stage present) and those closed in the last 30 days',
+        summary:
+          'Open proposals by stage (every stage present) and those closed in the last 30 days; ?kind= keeps one kind',
+        querystring: BoardQuery,
         response: { 200: Board },
       },
     },
-    async (request) => service.board(requireActor(request)),
+    async (request) => service.board(requireActor(request), request.query),
   )
 }
