@@ -1,6 +1,41 @@
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from '../dialect.ts'
-import { STAKE_TABLES } from '../stake-scope.ts'
+
+/**
+ * The stake-owned tables as they were when this migration was written: a table
+ * added to stake-scope.ts's STAKE_TABLES later is created by its own migration
+ * (with withStakeId and sealStakeTable), after this one ran.
+ */
+const STAKE_TABLES: readonly string[] = [
+  'users',
+  'user_permissions',
+  'sessions',
+  'session_retired_tokens',
+  'wards',
+  'callings',
+  'calling_permissions',
+  'calling_slots',
+  'calling_slot_history',
+  'proposals',
+  'proposal_history',
+  'proposal_votes',
+  'proposal_interviews',
+  'proposal_comments',
+  'proposal_presentations',
+  'speaking_overrides',
+  'speaking_topics',
+  'speaking_feeds',
+  'notifications',
+  'notification_preferences',
+  'mail_outbox',
+  'proposal_reminders',
+  'auto_reminders',
+  'daily_runs',
+  'webhooks',
+  'webhook_events',
+  'webhook_deliveries',
+  'audit_log',
+]
 
 /**
  * Many stakes on one deployment (docs/api-reference.md §14).
