@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'auth.lock',
   'auth.refresh_reuse',
   'stake.create',
+  'stewardship.update',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

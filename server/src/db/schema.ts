@@ -4,6 +4,7 @@ import type { NotificationsTables } from '../modules/notifications/notifications
 import type { ProposalsTables } from '../modules/proposals/proposals.tables.ts'
 import type { SpeakingTables } from '../modules/speaking/speaking.tables.ts'
 import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
+import type { StewardshipsTables } from '../modules/stewardships/stewardships.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -162,7 +163,8 @@ export interface WardsTable {
  * Every table, in one place: the tables above plus each domain's own
  * (`modules/<domain>/<domain>.tables.ts`), composed here explicitly.
  */
-export interface DB extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables {
+export interface DB
+  extends AuditTables, NotificationsTables, ProposalsTables, SpeakingTables, WebhooksTables, StewardshipsTables {
   stakes: StakesTable
   app_settings: AppSettingsTable
   signup_codes: SignupCodesTable

@@ -77,6 +77,7 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set([
   'webhook_events',
   'webhook_deliveries',
   'audit_log',
+  'stewardships',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

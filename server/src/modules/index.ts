@@ -15,6 +15,7 @@ import sustainingsRoutes, { sustainingTrackerRoutes } from './sustainings/sustai
 import usersRoutes from './users/users.routes.ts'
 import wardsRoutes from './wards/wards.routes.ts'
 import webhooksRoutes from './webhooks/webhooks.routes.ts'
+import stewardshipsRoutes from './stewardships/stewardships.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -39,6 +40,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/audit', routes: auditRoutes },
   { prefix: '/stake', routes: stakeRoutes },
   { prefix: '/stakes', routes: signupRoutes },
+  { prefix: '/stewardships', routes: stewardshipsRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -63,4 +65,5 @@ export const API_SEGMENTS = new Set([
   'ready',
   'docs',
   'openapi.json',
+  'stewardships',
 ])

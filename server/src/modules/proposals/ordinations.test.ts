@@ -36,7 +36,7 @@ describe('ordinations', () => {
   })
 
   const post = (as: User['as'], id: number, path: string, body?: unknown) => as('POST', `${URL}/${id}/${path}`, body)
-  const ok = async (res: Promise<{ statusCode: number; body: string }>, status = 200) => {
+  const ok = async <R extends { statusCode: number; body: string }>(res: Promise<R>, status = 200): Promise<R> => {
     const r = await res
     assert.equal(r.statusCode, status, r.body)
     return r

@@ -116,6 +116,7 @@ export const TRANSFER_TABLES: readonly TableSpec[] = [
     orderBy: ['id'],
   },
   { table: 'audit_log', id: true, refs: { actor_id: 'users' }, orderBy: ['id'] },
+  { table: 'stewardships', id: true, refs: { ward_id: 'wards' }, orderBy: ['id'] },
 ]
 
 /** Stake-owned tables that are never exported: sessions, tokens (docs/api-reference.md §14). */
