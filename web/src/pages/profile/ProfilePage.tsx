@@ -22,6 +22,26 @@ import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
 import { EmailPreference } from './EmailPreference'
 import { LanguageSwitch } from './LanguageSwitch'
+import { seatsOf, useStewardships } from '../../api/stewardships'
+
+/** docs/api-reference.md §18: the wards and organizations the caller's high-council seat oversees. */
+function MyStewardship() {
+  const { t } = useTranslation('profile')
+  const me = useMe()
+  const seats = seatsOf(useStewardships().data, me.id)
+  if (seats.length === 0) return null
+  return (
+    <div data-testid="my-stewardship">
+      <h3>{t('stewardship.title')}</h3>
+      {seats.map((s) => (
+        <p key={s.slot_id}>
+          {s.wards.length > 0 ? s.wards.map((w) => w.name).join(', ') : t('stewardship.noWards')}
+          {s.organizations.length > 0 && <span className="muted"> · {s.organizations.join(', ')}</span>}
+        </p>
+      ))}
+    </div>
+  )
+}
 
 function ProfileForm() {
   const { t } = useTranslation('profile')
@@ -229,6 +249,7 @@ export default function ProfilePage() {
                   ))
                 : t('roles.noAccess')}
             </p>
+            <MyStewardship />
           </section>
           <EmailPreference />
           <CalendarFeed />
