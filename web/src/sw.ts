@@ -20,7 +20,7 @@ declare const self: ServiceWorkerGlobalScope
 
 /** First path segments the server owns (server/src/modules/index.ts API_SEGMENTS): never the app shell. */
 const SERVER_PATHS =
-  /^\/(api|auth|users|callings|speaking|calling-kanban|client-errors|wards|actions|notifications|outbox|audit|sustainings|webhooks|stake|stakes|imports|health|ready|docs|openapi\.json)(\/|$)/
+  /^\/(api|auth|users|callings|speaking|calling-kanban|client-errors|wards|actions|notifications|outbox|audit|sustainings|webhooks|stake|stakes|imports|stewardships|appointments|sunday-plan|health|ready|docs|openapi\.json)(\/|$)/
 /** A path naming a file (the .ics feed, a download) is never answered with the shell. */
 const FILE_PATH = /\.[A-Za-z0-9]+$/
 

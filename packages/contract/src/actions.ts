@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Id, Timestamp } from './common.ts'
-import { StageName } from './proposals.ts'
+import { ProposalKindName, StageName } from './proposals.ts'
 
 /** What awaits the caller (docs/api-reference.md §11, GET /actions). */
 
@@ -16,6 +16,8 @@ export const ActionProposal = Type.Object({
   ward_id: Id,
   stage: StageName,
   stage_changed_at: Timestamp,
+  /** call, release or ordination (docs/api-reference.md §18). */
+  kind: ProposalKindName,
 })
 export type ActionProposal = Static<typeof ActionProposal>
 
@@ -24,7 +26,7 @@ export const ActionItem = Type.Object({
    * `vote`: the caller votes at this stage and has not yet; `interview`: an
    * interview assigned to the caller, not completed; `assign` (managers): at
    * `interview` without an interviewer; `step` (managers): at `sustain`,
-   * `set_apart` or `record`.
+   * `set_apart`, `ordain` or `record`.
    */
   kind: Type.Union([Type.Literal('vote'), Type.Literal('interview'), Type.Literal('assign'), Type.Literal('step')]),
   proposal: ActionProposal,

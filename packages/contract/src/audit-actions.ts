@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'auth.password_reset',
   'auth.passkey_add',
   'auth.passkey_remove',
+  'stewardship.update',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 

@@ -1,6 +1,6 @@
 import { Type, type Static, type TLiteral, type TSchema } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
-import { STAGES } from './stages.ts'
+import { OFFICES, PROPOSAL_KINDS, STAGES } from './stages.ts'
 
 /** Calling-proposal tracker schemas (docs/api-reference.md §7, spec endpoints 13–22). */
 
@@ -11,6 +11,10 @@ const literals = <const T extends readonly string[]>(values: T) =>
   values.map((value) => Type.Literal(value)) as unknown as { -readonly [K in keyof T]: TLiteral<T[K]> }
 
 export const StageName = Type.Union(literals(STAGES))
+/** call, release or ordination (docs/api-reference.md §18). */
+export const ProposalKindName = Type.Union(literals(PROPOSAL_KINDS))
+/** The office an ordination confers. */
+export const OfficeName = Type.Union(literals(OFFICES))
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
@@ -63,6 +67,10 @@ export const Proposal = Type.Object({
   ward_id: Id,
   submitter: Id,
   is_release: Type.Boolean(),
+  /** docs/api-reference.md §18: `release` exactly when is_release; older proposals read back as call or release. */
+  kind: ProposalKindName,
+  /** The office of an ordination; null for calls and releases. */
+  office: Nullable(OfficeName),
   submitted_at: Timestamp,
   updated_at: Timestamp,
   stage: StageName,
@@ -93,6 +101,13 @@ export const ProposalBody = Type.Object({
   submitter: Type.Optional(Id),
   /** Only on create; a PUT may repeat it but not change it. */
   is_release: Type.Optional(Type.Boolean()),
+  /**
+   * Only on create, like is_release (which must agree with it: 422); default
+   * `release` when is_release is true, else `call`.
+   */
+  kind: Type.Optional(ProposalKindName),
+  /** Required for an ordination (422 without), refused for the other kinds; only on create. */
+  office: Type.Optional(Nullable(OfficeName)),
   /** Default `ward` on create; omitted on PUT keeps the current value. */
   scope: Type.Optional(ProposalScope),
   /** Default `[]` on create; omitted on PUT keeps the current list. */
@@ -107,6 +122,7 @@ export const ProposalListQuery = Type.Object({
   stage: Type.Optional(StageName),
   ward_id: Type.Optional(Id),
   is_release: Type.Optional(Type.Boolean()),
+  kind: Type.Optional(ProposalKindName),
   /** Case-insensitive match on names, spouse name and proposed calling. */
   q: Type.Optional(Type.String({ maxLength: 200 })),
   /** Archive: the proposed calling contains this text (case-insensitive for ASCII letters). */
@@ -199,6 +215,10 @@ export type VotingStage = Static<typeof VotingStage>
 export const BoardVote = Type.Object({ proposal_id: Id, voter_id: Id, approved: Type.Boolean() })
 export type BoardVote = Static<typeof BoardVote>
 
+/** GET /board?kind=: only proposals of that kind (docs/api-reference.md §18). */
+export const BoardQuery = Type.Object({ kind: Type.Optional(ProposalKindName) })
+export type BoardQuery = Static<typeof BoardQuery>
+
 export const Board = Type.Object({
   stages: Type.Object({
     sp_approval: Type.Array(Proposal),
@@ -206,6 +226,7 @@ export const Board = Type.Object({
     interview: Type.Array(Proposal),
     sustain: Type.Array(Proposal),
     set_apart: Type.Array(Proposal),
+    ordain: Type.Array(Proposal),
     record: Type.Array(Proposal),
   }),
   /** Done or declined within the last 30 days, most recent first. */

@@ -41,6 +41,8 @@ export const ARCHIVE_CSV_COLUMNS = [
   'ward',
   'scope',
   'is_release',
+  'kind',
+  'office',
   'stage',
   'submitted_at',
   'stage_changed_at',

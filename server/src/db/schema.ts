@@ -13,6 +13,7 @@ import type {
   PasswordResetThrottleTable,
   WebauthnChallengesTable,
 } from '../modules/accounts/accounts.tables.ts'
+import type { StewardshipsTables } from '../modules/stewardships/stewardships.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -184,7 +185,8 @@ export interface DB
     SpeakingTables,
     WebhooksTables,
     ImportsTables,
-    PushTables {
+    PushTables,
+    StewardshipsTables {
   stakes: StakesTable
   app_settings: AppSettingsTable
   signup_codes: SignupCodesTable

@@ -63,6 +63,8 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   // Accounts (issue 27)
   'account_tokens',
   'passkeys',
+  // Ordinations and stewardships (issue 28)
+  'stewardships',
 ])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */

@@ -21,6 +21,7 @@ import appointmentsRoutes from './appointments/appointments.routes.ts'
 import sundayPlanRoutes from './appointments/sunday-plan.routes.ts'
 import accountsRoutes from './accounts/accounts.routes.ts'
 import inviteRoutes from './accounts/invite.routes.ts'
+import stewardshipsRoutes from './stewardships/stewardships.routes.ts'
 
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
@@ -51,6 +52,7 @@ export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
   { prefix: '/sunday-plan', routes: sundayPlanRoutes },
   { prefix: '/auth', routes: accountsRoutes },
   { prefix: '/users', routes: inviteRoutes },
+  { prefix: '/stewardships', routes: stewardshipsRoutes },
 ]
 
 /** First path segments the API owns; web-client routes must avoid them. */
@@ -78,4 +80,5 @@ export const API_SEGMENTS = new Set([
   'imports',
   'appointments',
   'sunday-plan',
+  'stewardships',
 ])

@@ -130,7 +130,7 @@ const slot: Entry = {
 const ward: Entry = { params: ({ b }) => ({ ward_id: b.wards[0]! }) }
 const webhook: Entry = { params: ({ b }) => ({ webhook_id: b.webhook }) }
 const proposal = (which: keyof StakeB['proposals'], query?: (s: Seeds) => Values): Entry => ({
-  params: ({ b }) => ({ proposal_id: b.proposals[which] }),
+  params: ({ b }) => ({ proposal_id: b.proposals[which]! }),
   ...(query ? { query } : {}),
 })
 const year: Entry = { params: () => ({ year: B_YEAR }), scoped: true }
@@ -196,6 +196,7 @@ const MATRIX: Record<string, Entry> = {
   [`POST ${P}/revert`]: proposal('hc', () => ({ from_stage: 'hc_approval' })),
   [`POST ${P}/sustain`]: proposal('sustain'),
   [`POST ${P}/set-apart`]: proposal('setApart'),
+  [`POST ${P}/ordain`]: proposal('ordain'),
   [`POST ${P}/record`]: proposal('record'),
   [`POST ${P}/decline`]: proposal('sp'),
   [`GET ${P}/history`]: proposal('declined'),
@@ -357,6 +358,11 @@ const REFERENCES: Record<string, (s: Seeds) => RefCase[]> = {
   ],
   recordPresentation: ({ a, b }) => [
     { params: { proposal_id: a.atSustain }, body: {}, field: 'ward_id', b: b.wards[0]! },
+  ],
+  // A seat number, not an object: nothing of B's to name. A number no seat of A has answers as a
+  // missing one (stewardships.test.ts sends B's wards in ward_ids).
+  putStewardships: () => [
+    { params: {}, body: { seats: [{ ward_ids: [], organizations: [] }] }, field: 'seats.slot_id', b: 999998 },
   ],
   scheduleInterview: ({ a, b }) => [
     { params: { proposal_id: a.atInterview }, body: null, field: 'interviewer_id', b: b.users.hc.id },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
+import type { ProposalBody } from '@stake/contract'
 import { acrossStakes, inStake, STAKE_TABLES } from '../db/stake-scope.ts'
 import { ALL_PERMISSIONS, login, injectAs, signedIn, unique, type TestUser } from './factories.ts'
 import type { TestApp } from './harness.ts'
@@ -113,6 +114,8 @@ export interface StakeB {
     setApart: number
     record: number
     declined: number
+    /** An ordination at `ordain` (docs/api-reference.md §18); absent when seeded without one. */
+    ordain?: number
   }
   comment: number
   webhook: number
@@ -151,6 +154,8 @@ export async function seedStakeB(t: TestApp): Promise<StakeB> {
 export async function seedStake(
   t: TestApp,
   b: { stakeId: number; admin: TestUser; token: string; as: As },
+  /** Without an ordination: for a database migrated before ordinations existed (migrate.stakes.test.ts). */
+  options: { ordination?: boolean } = {},
 ): Promise<StakeB> {
   const as = b.as
   // The webhook first, so B's later events are queued for it.
@@ -186,9 +191,9 @@ export async function seedStake(
   await ok(as('PUT', `/api/callings/${calling}/1`, { user_id: users.member.id }))
   await ok(as('PUT', `/api/callings/${calling}/permissions`, { permissions: ['proposals.view'] }))
 
-  const propose = async (stage: string) => {
+  const propose = async (stage: string, kind: Partial<ProposalBody> = {}) => {
     const p = await ok(
-      as('POST', '/api/calling-kanban/proposals', proposalBody(wards[0]!, { fname: `${MARKER}${stage}` })),
+      as('POST', '/api/calling-kanban/proposals', proposalBody(wards[0]!, { fname: `${MARKER}${stage}`, ...kind })),
       201,
     )
     if (stage !== 'sp_approval') await advanceTo(as, p.id, stage === 'declined' ? 'hc_approval' : stage)
@@ -202,6 +207,9 @@ export async function seedStake(
     setApart: await propose('set_apart'),
     record: await propose('record'),
     declined: await propose('declined'),
+    ...(options.ordination === false
+      ? {}
+      : { ordain: await propose('ordain', { kind: 'ordination', office: 'elder' }) }),
   }
   await ok(as('POST', `${PROPOSALS}/${proposals.declined}/decline`, { reason: `${MARKER} not now` }))
   // Votes of B's presidency and high council.
@@ -236,6 +244,12 @@ export async function seedStake(
       year: 2026,
       month: 4,
       ward_id: wards[1],
+    }),
+  )
+  // docs/api-reference.md §18: B's first seat oversees B's first ward and an organization.
+  await ok(
+    as('PUT', '/api/stewardships', {
+      seats: [{ slot_id: 1, ward_ids: [wards[0]], organizations: [`${MARKER} Stake Primary`] }],
     }),
   )
   const feed = (await ok(as('POST', '/api/speaking/feed'))) as { url: string }

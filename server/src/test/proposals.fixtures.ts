@@ -86,8 +86,11 @@ export const getProposal = async (as: As, id: number): Promise<Proposal> => {
   return res.json()
 }
 
+/** The open stages of a call's path (seeded proposals are calls: `ordain` is an ordination's). */
+const CALL_STAGES = OPEN_STAGES.filter((s) => s !== 'ordain')
+
 /**
- * Inserts `n` proposals spread over the open stages, each with its history
+ * Inserts `n` proposals spread over the open stages of a call, each with its history
  * row and some votes, straight into the database (for the board's
  * query-count test and the benchmark). Creates a ward and a submitter unless
  * given. Returns the ward and submitter ids.
@@ -125,7 +128,7 @@ export async function seedProposals(
     const size = Math.min(CHUNK, n - start)
     const rows = Array.from({ length: size }, (_, k) => {
       const i = start + k
-      const stage = OPEN_STAGES[i % OPEN_STAGES.length]!
+      const stage = CALL_STAGES[i % CALL_STAGES.length]!
       return {
         fname: `Seed${i}`,
         lname: `Person${i}`,

@@ -107,7 +107,7 @@ export interface MoveVars {
 
 /** Where a move takes a proposal: one step along its own path. */
 export function moveTarget({ proposal: p, direction }: MoveVars): Stage | null {
-  return direction === 'advance' ? nextStage(p.stage, p.is_release) : prevStage(p.stage, p.is_release)
+  return direction === 'advance' ? nextStage(p.stage, p.kind) : prevStage(p.stage, p.kind)
 }
 
 /** The board as it looks once `p` has moved to `to` (the card resets its votes). */

@@ -68,6 +68,8 @@ export interface ArchiveFilters {
   from?: string
   to?: string
   ward_id?: number
+  /** docs/api-reference.md §18. */
+  kind?: 'call' | 'release' | 'ordination'
   calling?: string
   q?: string
   limit?: number

@@ -6,8 +6,9 @@
 import type * as C from '@stake/contract'
 
 export { PERMISSIONS } from '@stake/contract/permissions'
-export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath } from '@stake/contract/stages'
-import { stagePath } from '@stake/contract/stages'
+export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath, kindOf } from '@stake/contract/stages'
+import { stagePath, type ProposalKind } from '@stake/contract/stages'
+export type { ProposalKind, Office } from '@stake/contract/stages'
 export type Permission = C.Permission
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */
@@ -45,6 +46,8 @@ export type CalendarMonth = C.SpeakingCell
 export type CalendarRow = C.SpeakingRow
 export type Calendar = C.SpeakingCalendar
 export type Topic = C.SpeakingMonthTopic
+export type Stewardships = C.Stewardships
+export type Stewardship = C.Stewardship
 
 export interface ProposalInput {
   fname: string
@@ -54,6 +57,9 @@ export interface ProposalInput {
   ward_id: number
   submitter: number
   is_release: boolean
+  /** docs/api-reference.md §18: only on create. */
+  kind?: ProposalKind
+  office?: 'elder' | 'high_priest' | null
   /** docs/api-reference.md §12; omitted on a PUT keeps the stored value. */
   scope?: C.ProposalScope
   releases?: C.Release[]
@@ -67,19 +73,21 @@ export const STAGE_LABELS: Record<Stage, string> = {
   interview: 'Interview',
   sustain: 'Sustain',
   set_apart: 'Set apart',
+  ordain: 'Ordain',
   record: 'Record',
   done: 'Done',
   declined: 'Declined',
 }
 
-export function nextStage(stage: Stage, isRelease: boolean): Stage | null {
-  const path = stagePath(isRelease)
+/** `kind`: the proposal's kind (or the older is_release flag). */
+export function nextStage(stage: Stage, kind: ProposalKind | boolean): Stage | null {
+  const path = stagePath(kind)
   const i = path.indexOf(stage)
   return i >= 0 && i < path.length - 1 ? (path[i + 1] ?? null) : null
 }
 
-export function prevStage(stage: Stage, isRelease: boolean): Stage | null {
-  const path = stagePath(isRelease)
+export function prevStage(stage: Stage, kind: ProposalKind | boolean): Stage | null {
+  const path = stagePath(kind)
   const i = path.indexOf(stage)
   return i > 0 ? (path[i - 1] ?? null) : null
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely'
-import type { ActionKind, Stage } from '@stake/contract'
+import type { ActionKind, ProposalKind, Stage } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
 import type { Viewer } from '../proposals/proposals.policy.ts'
 import { visibleTo } from '../proposals/proposals.repository.ts'
 
 /** The stages where a manager takes the next step himself (docs/api-reference.md §11). */
-export const STEP_STAGES = ['sustain', 'set_apart', 'record'] as const satisfies readonly Stage[]
+export const STEP_STAGES = ['sustain', 'set_apart', 'ordain', 'record'] as const satisfies readonly Stage[]
 
 export interface ActionRow {
   kind: ActionKind
@@ -17,6 +17,8 @@ export interface ActionRow {
   ward_id: number
   stage: Stage
   stage_changed_at: string
+  /** The proposal's kind (docs/api-reference.md §18). */
+  proposal_kind: ProposalKind
 }
 
 export interface ActionScope {
@@ -39,6 +41,7 @@ export async function pendingActions(db: Executor, viewer: Viewer, scope: Action
       .selectFrom('proposals as p')
       .select([
         sql.lit(kind).$castTo<ActionKind>().as('kind'),
+        'p.kind as proposal_kind',
         'p.id as proposal_id',
         'p.fname',
         'p.lname',

@@ -20,6 +20,7 @@ const toItem = (row: ActionRow) => ({
     ward_id: row.ward_id,
     stage: row.stage,
     stage_changed_at: row.stage_changed_at,
+    kind: row.proposal_kind,
   },
 })
 

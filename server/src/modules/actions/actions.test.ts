@@ -63,6 +63,7 @@ describe('GET /actions', () => {
         ward_id: ward,
         stage: 'sp_approval',
         stage_changed_at: p.stage_changed_at,
+        kind: 'call',
       },
     } satisfies ActionItem)
 

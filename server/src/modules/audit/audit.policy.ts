@@ -60,7 +60,7 @@ export function parseRange(query: { from?: string; to?: string }, timeZone: stri
  * (`proposals.manage`); other readers of the log see which proposal moved
  * where, and who moved it.
  */
-const PROPOSAL_FACTS_FOR_ALL = new Set(['from', 'to', 'stage', 'ward_id', 'is_release'])
+const PROPOSAL_FACTS_FOR_ALL = new Set(['from', 'to', 'stage', 'ward_id', 'is_release', 'kind', 'office'])
 
 export function visibleEntry(entry: AuditEntry, permissions: ReadonlySet<Permission>): AuditEntry {
   if (entry.target_type !== 'proposal' || permissions.has('proposals.manage')) return entry

@@ -71,6 +71,7 @@ export interface AuditFilter {
 /** How a proposal's stage appears in an entry's JSON detail (JSON.stringify writes no spaces). */
 const detailStage = (stage: string) => `%"stage":"${stage}"%`
 const detailFrom = (stage: string) => `%"from":"${stage}"%`
+const ORDINATION = `%"kind":"ordination"%`
 
 /** The byte-wise successor of a prefix: `user.` → `user/` (the column compares byte-wise, see the migration). */
 const prefixEnd = (prefix: string) =>
@@ -98,6 +99,8 @@ function filtered(db: Executor, filter: AuditFilter) {
  * (S9 lists those votes to the presidency only); and, for a deleted proposal,
  * every entry when its deletion says it was at `sp_approval` or its decline
  * says it was declined from there (the entries outlive the proposal's row).
+ * An ordination's interview counts as the presidency's stage too (its
+ * high council vote comes after it: docs/api-reference.md §18).
  */
 function presidencyStage(eb: ExpressionBuilder<DB, 'audit_log'>) {
   const target = eb.ref('audit_log.target_id')
@@ -109,7 +112,16 @@ function presidencyStage(eb: ExpressionBuilder<DB, 'audit_log'>) {
           .selectFrom('proposals as p')
           .select('p.id')
           .where('p.id', '=', target)
-          .where((inner) => inner(inner.fn.coalesce('p.declined_from', 'p.stage'), '=', 'sp_approval')),
+          .where((inner) =>
+            inner.or([
+              inner(inner.fn.coalesce('p.declined_from', 'p.stage'), '=', 'sp_approval'),
+              // docs/api-reference.md §18: an ordination's interview comes before the high council's vote.
+              inner.and([
+                inner('p.kind', '=', 'ordination'),
+                inner(inner.fn.coalesce('p.declined_from', 'p.stage'), '=', 'interview'),
+              ]),
+            ]),
+          ),
       ),
       eb.and([
         eb('audit_log.action', '=', 'proposal.vote'),
@@ -132,6 +144,16 @@ function presidencyStage(eb: ExpressionBuilder<DB, 'audit_log'>) {
                 inner.and([
                   inner('d.action', '=', 'proposal.decline'),
                   inner('d.detail', 'like', detailFrom('sp_approval')),
+                ]),
+                inner.and([
+                  inner('d.action', '=', 'proposal.delete'),
+                  inner('d.detail', 'like', ORDINATION),
+                  inner('d.detail', 'like', detailStage('interview')),
+                ]),
+                inner.and([
+                  inner('d.action', '=', 'proposal.decline'),
+                  inner('d.detail', 'like', ORDINATION),
+                  inner('d.detail', 'like', detailFrom('interview')),
                 ]),
               ]),
             ),

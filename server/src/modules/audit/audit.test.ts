@@ -268,6 +268,7 @@ describe('audit log: GET /audit and the entries each change writes', () => {
       ...facts,
       proposed_calling: 'Clerk',
       is_release: false,
+      kind: 'call',
       stage: 'sp_approval',
     })
     assert.deepEqual(all[1]!.detail, {
@@ -275,10 +276,12 @@ describe('audit log: GET /audit and the entries each change writes', () => {
       changes: { proposed_calling: { from: 'Clerk', to: 'Ward clerk' }, spouse_name: { from: 'Pat', to: null } },
     })
     assert.deepEqual(all[2]!.detail, { ...facts, stage: 'sp_approval', approved: true, revote: false })
-    assert.deepEqual(all[4]!.detail, { ...facts, stage: 'hc_approval', from: 'sp_approval', to: 'hc_approval' })
-    assert.deepEqual(all[5]!.detail, { ...facts, stage: 'interview', from: 'hc_approval', to: 'interview' })
-    assert.deepEqual(all[6]!.detail, { ...facts, stage: 'declined', from: 'interview', reason: 'Moved away' })
-    assert.deepEqual(all[7]!.detail, { ...facts, stage: 'declined' })
+    // The kind (docs/api-reference.md §18) decides which stages are the presidency's (S14).
+    const kind = 'call'
+    assert.deepEqual(all[4]!.detail, { ...facts, stage: 'hc_approval', kind, from: 'sp_approval', to: 'hc_approval' })
+    assert.deepEqual(all[5]!.detail, { ...facts, stage: 'interview', kind, from: 'hc_approval', to: 'interview' })
+    assert.deepEqual(all[6]!.detail, { ...facts, stage: 'declined', kind, from: 'interview', reason: 'Moved away' })
+    assert.deepEqual(all[7]!.detail, { ...facts, stage: 'declined', kind })
 
     // S9: a reader of the log without proposals.manage sees which proposal moved where, not who it is about.
     const lesser = keep(await signedIn(t, { permissions: ['users.manage'] }))
@@ -288,7 +291,13 @@ describe('audit log: GET /audit and the entries each change writes', () => {
       seen.map((r) => r.action),
       all.map((r) => r.action).filter((action, i) => !(action === 'proposal.vote' && i < 4)),
     )
-    assert.deepEqual(seen[2]!.detail, { ward_id: wardId, stage: 'hc_approval', from: 'sp_approval', to: 'hc_approval' })
+    assert.deepEqual(seen[2]!.detail, {
+      ward_id: wardId,
+      stage: 'hc_approval',
+      kind: 'call',
+      from: 'sp_approval',
+      to: 'hc_approval',
+    })
     assert.ok(!JSON.stringify(seen).includes('Pérez'))
   })
 

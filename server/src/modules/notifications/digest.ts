@@ -36,7 +36,7 @@ async function digestOf(trx: Kysely<DB>, deps: Deps, userId: number, at: string)
   const pending = await trx
     .selectFrom('notifications as n')
     .leftJoin('proposals as p', 'p.id', 'n.proposal_id')
-    .select(['n.id', 'n.text', 'n.proposal_id', 'p.submitter', 'p.ward_id', 'p.stage', 'p.declined_from'])
+    .select(['n.id', 'n.text', 'n.proposal_id', 'p.submitter', 'p.ward_id', 'p.stage', 'p.declined_from', 'p.kind'])
     .where('n.user_id', '=', userId)
     .where('n.mail', '=', 'digest')
     .orderBy('n.id')
@@ -64,6 +64,7 @@ async function digestOf(trx: Kysely<DB>, deps: Deps, userId: number, at: string)
           ward_id: n.ward_id!,
           stage: n.stage,
           declined_from: n.declined_from,
+          kind: n.kind,
         })),
   )
   if (items.length === 0) return false

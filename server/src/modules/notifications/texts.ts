@@ -17,18 +17,25 @@ const resources = {
         interview: 'interview',
         sustain: 'sustaining',
         set_apart: 'setting apart',
+        ordain: 'ordination',
         record: 'recording',
         done: 'done',
         declined: 'declined',
       },
       text: {
-        vote_needed: 'Your vote is needed: {{name}} as {{calling}} ({{stage}}).',
+        vote_needed: 'Your vote is needed: {{who}} ({{stage}}).',
         interview_assigned: 'You are asked to interview {{name}} about {{calling}}.',
-        stage_changed: '{{name}} as {{calling}} moved to {{stage}}.',
-        declined: '{{name}} as {{calling}} was declined.',
-        comment: '{{author}} commented on {{name}} as {{calling}}.',
-        reminder: 'Reminder: your vote is still needed on {{name}} as {{calling}} ({{stage}}).',
+        interview_assigned_ordination: 'You are asked to interview {{name}} to be ordained {{office}}.',
+        stage_changed: '{{who}} moved to {{stage}}.',
+        declined: '{{who}} was declined.',
+        comment: '{{author}} commented on {{who}}.',
+        reminder: 'Reminder: your vote is still needed on {{who}} ({{stage}}).',
       },
+      who: {
+        call: '{{name}} as {{calling}}',
+        ordination: '{{name}} to be ordained {{office}}',
+      },
+      office: { elder: 'an elder', high_priest: 'a high priest' },
       subject: {
         vote_needed: 'A proposal awaits your vote',
         interview_assigned: 'An interview is assigned to you',
@@ -54,18 +61,25 @@ const resources = {
         interview: 'entrevista',
         sustain: 'sostenimiento',
         set_apart: 'apartamiento',
+        ordain: 'ordenación',
         record: 'registro',
         done: 'terminada',
         declined: 'rechazada',
       },
       text: {
-        vote_needed: 'Se necesita su voto: {{name}} como {{calling}} ({{stage}}).',
+        vote_needed: 'Se necesita su voto: {{who}} ({{stage}}).',
         interview_assigned: 'Se le pide entrevistar a {{name}} sobre {{calling}}.',
-        stage_changed: '{{name}} como {{calling}} pasó a {{stage}}.',
-        declined: '{{name}} como {{calling}} fue rechazada.',
-        comment: '{{author}} comentó sobre {{name}} como {{calling}}.',
-        reminder: 'Recordatorio: todavía se necesita su voto sobre {{name}} como {{calling}} ({{stage}}).',
+        interview_assigned_ordination: 'Se le pide entrevistar a {{name}} para ser ordenado {{office}}.',
+        stage_changed: '{{who}} pasó a {{stage}}.',
+        declined: '{{who}} fue rechazada.',
+        comment: '{{author}} comentó sobre {{who}}.',
+        reminder: 'Recordatorio: todavía se necesita su voto sobre {{who}} ({{stage}}).',
       },
+      who: {
+        call: '{{name}} como {{calling}}',
+        ordination: '{{name}} para ser ordenado {{office}}',
+      },
+      office: { elder: 'élder', high_priest: 'sumo sacerdote' },
       subject: {
         vote_needed: 'Una propuesta espera su voto',
         interview_assigned: 'Se le asignó una entrevista',
@@ -108,6 +122,9 @@ export interface ProposalFactsForText {
   lname: string
   proposed_calling: string
   stage: Stage
+  /** docs/api-reference.md §18: an ordination is named by its office, not a calling. */
+  kind?: string | null
+  office?: string | null
 }
 
 /** The inbox text of one notification, in the recipient's language. */
@@ -119,8 +136,16 @@ export function notificationText(
   stage: Stage = proposal.stage,
 ): string {
   const t = translator(language)
-  return t(`text.${kind}`, {
-    name: `${proposal.fname} ${proposal.lname}`,
+  const name = `${proposal.fname} ${proposal.lname}`
+  const ordination = proposal.kind === 'ordination' && proposal.office
+  const office = ordination ? t(`office.${proposal.office}`) : ''
+  const who = ordination
+    ? t('who.ordination', { name, office })
+    : t('who.call', { name, calling: proposal.proposed_calling })
+  return t(ordination && kind === 'interview_assigned' ? 'text.interview_assigned_ordination' : `text.${kind}`, {
+    name,
+    who,
+    office,
     calling: proposal.proposed_calling,
     stage: t(`stage.${stage}`),
     author: author ?? '',

@@ -5,8 +5,8 @@ import type { Actor } from '../../plugins/auth.ts'
 import { staleStage, wrongStage } from './lifecycle.service.ts'
 import * as repo from './interview.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
-import { canCompleteInterview, canSee, neighbourStage } from './proposals.policy.ts'
-import { lockProposal, userExists } from './proposals.repository.ts'
+import { canCompleteInterview, canSee, kindOf, neighbourStage } from './proposals.policy.ts'
+import { lockProposal, rolesOf, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { record } from '../../events/record.ts'
@@ -47,6 +47,13 @@ export class InterviewService {
       if (!proposal) throw proposalNotFound()
       if (proposal.stage !== 'interview')
         throw wrongStage(`Interviews are scheduled at the interview stage; the proposal is at ${proposal.stage}`)
+      // docs/api-reference.md §18: a member of the stake presidency interviews for an ordination.
+      if (kindOf(proposal) === 'ordination' && !(await rolesOf(trx, interviewerId)).presidency)
+        throw invalid(
+          ['query', 'interviewer_id'],
+          'A member of the stake presidency interviews for an ordination',
+          'not_presidency',
+        )
       const now = this.ctx.clock.iso()
       const row = await repo.upsertInterview(
         trx,
@@ -96,12 +103,12 @@ export class InterviewService {
       if (!interview) throw conflict('conflict', 'No interviewer is assigned; schedule the interview first')
 
       const row = await repo.completeInterview(trx, id, heldAt, now)
-      const isRelease = Boolean(proposal.is_release)
+      const kind = kindOf(proposal)
       const moved = await transition(trx, this.ctx, {
         proposalId: id,
-        isRelease,
+        proposalKind: kind,
         from: 'interview',
-        to: neighbourStage('interview', isRelease, 'advance')!,
+        to: neighbourStage('interview', kind, 'advance')!,
         by: actor.id,
         at: now,
         note: 'Interview completed',

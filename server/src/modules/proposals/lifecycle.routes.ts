@@ -44,10 +44,16 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
       summary: 'Record the setting apart (at set_apart; 409 wrong_stage elsewhere)',
     },
     {
+      path: 'ordain',
+      step: 'ordain',
+      operationId: 'recordOrdination',
+      summary: 'Record the ordination (an ordination at ordain; 409 wrong_stage elsewhere)',
+    },
+    {
       path: 'record',
       step: 'record',
       operationId: 'recordCompletion',
-      summary: 'Record the call or release as done (at record; 409 wrong_stage elsewhere)',
+      summary: 'Record the call, release or ordination as done (at record; 409 wrong_stage elsewhere)',
     },
   ]
   for (const { path, step, operationId, summary } of steps) {

@@ -4,7 +4,7 @@ import { conflict, type AppError } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { listHistory } from './history.repository.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
-import { isClosed, neighbourStage, type Viewer } from './proposals.policy.ts'
+import { isClosed, kindOf, neighbourStage, type Viewer } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition, type Transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
@@ -15,7 +15,7 @@ export const staleStage = () =>
 export const wrongStage = (message: string) => conflict('wrong_stage', message)
 
 /** The steps a manager takes by name (docs/api-reference.md §7); each is valid at one stage only. */
-export type NamedStep = 'sustain' | 'set_apart' | 'record'
+export type NamedStep = 'sustain' | 'set_apart' | 'ordain' | 'record'
 
 /** Manager moves: advance, revert, the named steps and decline, plus the history. */
 export class LifecycleService {
@@ -47,8 +47,8 @@ export class LifecycleService {
     const viewer = await loadViewer(this.ctx, actor)
     const current = await visibleProposal(this.ctx.db, viewer, id)
     if (current.stage !== fromStage) throw staleStage()
-    const isRelease = Boolean(current.is_release)
-    const to = neighbourStage(fromStage, isRelease, direction)
+    const kind = kindOf(current)
+    const to = neighbourStage(fromStage, kind, direction)
     if (!to) {
       throw wrongStage(
         isClosed(fromStage)
@@ -56,18 +56,18 @@ export class LifecycleService {
           : `There is no stage to ${direction} to from ${fromStage}`,
       )
     }
-    return this.commit(actor, viewer, { proposalId: id, isRelease, from: fromStage, to }, staleStage)
+    return this.commit(actor, viewer, { proposalId: id, proposalKind: kind, from: fromStage, to }, staleStage)
   }
 
-  /** POST /sustain, /set-apart, /record: the step of that name, 409 wrong_stage elsewhere. */
+  /** POST /sustain, /set-apart, /ordain, /record: the step of that name, 409 wrong_stage elsewhere. */
   async step(actor: Actor, id: number, step: NamedStep): Promise<Proposal> {
     const viewer = await loadViewer(this.ctx, actor)
     const current = await visibleProposal(this.ctx.db, viewer, id)
     const notHere = () => wrongStage(`The proposal is at ${current.stage}, not ${step}`)
-    const isRelease = Boolean(current.is_release)
-    const to = current.stage === step ? neighbourStage(step, isRelease, 'advance') : null
+    const kind = kindOf(current)
+    const to = current.stage === step ? neighbourStage(step, kind, 'advance') : null
     if (!to) throw notHere()
-    return this.commit(actor, viewer, { proposalId: id, isRelease, from: step, to }, notHere)
+    return this.commit(actor, viewer, { proposalId: id, proposalKind: kind, from: step, to }, notHere)
   }
 
   /** POST /decline {reason}: any open stage → declined; the reason is the history note. */
@@ -81,7 +81,7 @@ export class LifecycleService {
       if (isClosed(current.stage)) throw wrongStage(`The proposal is already ${current.stage}`)
       const moved = await transition(trx, this.ctx, {
         proposalId: id,
-        isRelease: Boolean(current.is_release),
+        proposalKind: kindOf(current),
         from: current.stage,
         to: 'declined',
         by: actor.id,

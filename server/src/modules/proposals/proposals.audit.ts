@@ -11,10 +11,11 @@ export const proposalTarget = (id: number): AuditTarget => ({ type: 'proposal', 
 export async function proposalFacts(db: Executor, id: number) {
   const row = await db
     .selectFrom('proposals')
-    .select(['fname', 'lname', 'proposed_calling', 'ward_id', 'stage'])
+    .select(['fname', 'lname', 'proposed_calling', 'ward_id', 'stage', 'kind', 'office'])
     .where('id', '=', id)
     .executeTakeFirst()
-  return row && { ...factsOf(row), stage: row.stage }
+  // The kind (docs/api-reference.md §18) decides which stages are the presidency's (S14).
+  return row && { ...factsOf(row), stage: row.stage, kind: row.kind, ...(row.office ? { office: row.office } : {}) }
 }
 
 export const factsOf = (row: { fname: string; lname: string; proposed_calling: string; ward_id: number }) => ({

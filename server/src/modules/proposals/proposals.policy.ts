@@ -1,4 +1,13 @@
-import { isClosedStage, isOpenStage, stagePath, type Permission, type Stage } from '@stake/contract'
+import {
+  isClosedStage,
+  isOpenStage,
+  kindOf,
+  presidencyStages,
+  stagePath,
+  type Permission,
+  type ProposalKind,
+  type Stage,
+} from '@stake/contract'
 
 /**
  * Pure rules of the proposal tracker (docs/api-reference.md §7). Services load the facts
@@ -10,7 +19,9 @@ import { isClosedStage, isOpenStage, stagePath, type Permission, type Stage } fr
 /** A proposal's own path (the contract package defines both). */
 export const pathOf = stagePath
 
-export const initialStage = (isRelease: boolean): Stage => pathOf(isRelease)[0]!
+export const initialStage = (kind: ProposalKind | boolean): Stage => pathOf(kind)[0]!
+
+export { kindOf }
 
 export const isClosed = isClosedStage
 export const isOpen = isOpenStage
@@ -18,26 +29,30 @@ export const isOpen = isOpenStage
 /**
  * The stage one step forward or back along the proposal's own path, or null
  * when there is none: `done` and `declined` are terminal, the first stage has
- * nothing before it, and a stage off the path (set_apart for a release) has
- * no neighbours.
+ * nothing before it, and a stage off the path (set_apart for a release or an
+ * ordination) has no neighbours.
  */
-export function neighbourStage(stage: Stage, isRelease: boolean, direction: 'advance' | 'revert'): Stage | null {
+export function neighbourStage(
+  stage: Stage,
+  kind: ProposalKind | boolean,
+  direction: 'advance' | 'revert',
+): Stage | null {
   if (isClosed(stage)) return null
-  const path = pathOf(isRelease)
+  const path = pathOf(kind)
   const i = path.indexOf(stage)
   if (i < 0) return null
   return path[direction === 'advance' ? i + 1 : i - 1] ?? null
 }
 
 /** What a move does to the interview (docs/api-reference.md §7 and docs/decisions.md). */
-export function interviewEffect(from: Stage, to: Stage, isRelease: boolean): 'none' | 'delete' | 'reopen' {
-  const path = pathOf(isRelease)
+export function interviewEffect(from: Stage, to: Stage, kind: ProposalKind | boolean): 'none' | 'delete' | 'reopen' {
+  const path = pathOf(kind)
   // Declining keeps the interview as part of the record.
   if (!path.includes(to) || !path.includes(from)) return 'none'
   if (path.indexOf(to) > path.indexOf(from)) return 'none'
   // Moving off `interview` backwards clears the interview (docs/api-reference.md §7).
   if (from === 'interview') return 'delete'
-  // Back to `interview` from `sustain`: the interview is to be held again,
+  // Back to `interview` from the stage after it: the interview is to be held again,
   // so it keeps its interviewer and plan but is no longer completed.
   if (to === 'interview') return 'reopen'
   return 'none'
@@ -99,6 +114,9 @@ export interface ProposalFacts {
   declined_from?: Stage | null
   /** 'ward' when absent (docs/api-reference.md §12). */
   scope?: string
+  /** docs/api-reference.md §18; absent: a call (or a release by is_release). */
+  kind?: string | null
+  is_release?: boolean | number | null
 }
 
 /**
@@ -106,16 +124,27 @@ export interface ProposalFacts {
  * (docs/api-reference.md §12: each ward presents it); a proposal declined at one
  * of them stays so.
  */
-export const STAKE_PRESENTED_STAGES = ['sustain', 'set_apart', 'record', 'done'] as const satisfies readonly Stage[]
+export const STAKE_PRESENTED_STAGES = [
+  'sustain',
+  'set_apart',
+  'ordain',
+  'record',
+  'done',
+] as const satisfies readonly Stage[]
 
 /** A stake-scope proposal from sustain on, seen by a bishop of any ward (docs/api-reference.md §12). */
 export const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'scope'>): boolean =>
   proposal.scope === 'stake' &&
   (STAKE_PRESENTED_STAGES as readonly Stage[]).includes(proposal.declined_from ?? proposal.stage)
 
-/** A proposal at sp_approval, or declined there, is the presidency's (S9). */
-export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from'>): boolean =>
-  (proposal.declined_from ?? proposal.stage) === 'sp_approval'
+/**
+ * A proposal at sp_approval, or declined there, is the presidency's (S9); so
+ * is an ordination at its interview, which comes before the high council's
+ * vote (docs/api-reference.md §18: the high council sees it from hc_approval on).
+ */
+export const atPresidencyStage = (
+  proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'kind' | 'is_release'>,
+): boolean => presidencyStages(kindOf(proposal)).includes(proposal.declined_from ?? proposal.stage)
 
 /**
  * docs/api-reference.md §7 and S9: the submitter and the ward's bishop always; a manager
@@ -124,7 +153,7 @@ export const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'decli
  */
 export function canSee(
   viewer: Viewer,
-  proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from' | 'scope'>,
+  proposal: Pick<ProposalFacts, 'submitter' | 'ward_id' | 'stage' | 'declined_from' | 'scope' | 'kind' | 'is_release'>,
 ): boolean {
   if (seesAll(viewer) || proposal.submitter === viewer.id || viewer.roles.bishopWardIds.includes(proposal.ward_id))
     return true

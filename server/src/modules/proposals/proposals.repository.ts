@@ -2,6 +2,8 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely'
 import {
   CLOSED_STAGES,
   OPEN_STAGES,
+  type Office,
+  type ProposalKind,
   type Interview,
   type Presentation,
   type Proposal,
@@ -70,6 +72,8 @@ const SHOWN = [
   'p.ward_id',
   'p.submitter',
   'p.is_release',
+  'p.kind',
+  'p.office',
   'p.stage',
   'p.stage_changed_at',
   'p.submitted_at',
@@ -97,10 +101,23 @@ function ownOrWard(viewer: Viewer) {
       ...(wards.length ? [eb('p.ward_id', 'in', wards)] : []),
       // docs/api-reference.md §12: every bishop presents a stake-scope proposal, so sees it from sustain on.
       ...(wards.length ? [eb.and([eb('p.scope', '=', 'stake'), eb(privacy, 'in', [...STAKE_PRESENTED_STAGES])])] : []),
-      ...(viewer.permissions.has('proposals.view') ? [eb(privacy, '<>', 'sp_approval')] : []),
-      ...(viewer.roles.presidency ? [eb(privacy, '=', 'sp_approval')] : []),
+      ...(viewer.permissions.has('proposals.view') ? [eb.not(atPresidencyStageSql(eb))] : []),
+      ...(viewer.roles.presidency ? [atPresidencyStageSql(eb)] : []),
     ])
   }
+}
+
+/**
+ * The presidency's stages (S9) in SQL, the twin of proposals.policy.ts
+ * `atPresidencyStage`: at (or declined from) sp_approval, or an ordination at
+ * (or declined from) its interview (docs/api-reference.md §18).
+ */
+export function atPresidencyStageSql(eb: ProposalsExpr) {
+  const privacy = eb.fn.coalesce('p.declined_from', 'p.stage')
+  return eb.or([
+    eb(privacy, '=', 'sp_approval'),
+    eb.and([eb('p.kind', '=', 'ordination'), eb(privacy, '=', 'interview')]),
+  ])
 }
 
 /** The day after a YYYY-MM-DD date, as YYYY-MM-DD. */
@@ -128,6 +145,7 @@ function matching(filter: ProposalFilter) {
     if (filter.stage !== undefined) conditions.push(eb('p.stage', '=', filter.stage))
     if (filter.ward_id !== undefined) conditions.push(eb('p.ward_id', '=', filter.ward_id))
     if (filter.is_release !== undefined) conditions.push(eb('p.is_release', '=', filter.is_release))
+    if (filter.kind !== undefined) conditions.push(eb('p.kind', '=', filter.kind))
     const text = filter.q?.trim()
     if (text) conditions.push(eb('p.search_key', 'like', containsPattern(text)))
     const calling = filter.calling?.trim()
@@ -246,6 +264,8 @@ export function toProposal(row: CardRow, votes: VoteTally): Proposal {
     ward_id: row.ward_id,
     submitter: row.submitter,
     is_release: Boolean(row.is_release),
+    kind: row.kind,
+    office: row.office ?? null,
     submitted_at: row.submitted_at,
     updated_at: row.updated_at,
     stage: row.stage,
@@ -289,6 +309,7 @@ export interface ProposalFilter {
   stage?: Stage
   ward_id?: number
   is_release?: boolean
+  kind?: ProposalKind
   q?: string
   calling?: string
   from?: string
@@ -327,8 +348,14 @@ export async function listProposalViews(
  * the stage condition is a range of proposals_stage_idx (stage,
  * stage_changed_at): closed proposals older than the window are never read.
  */
-export async function boardProposalViews(db: Executor, viewer: Viewer, closedSince: string): Promise<Proposal[]> {
+export async function boardProposalViews(
+  db: Executor,
+  viewer: Viewer,
+  closedSince: string,
+  kind?: ProposalKind,
+): Promise<Proposal[]> {
   const rows = await proposalViews(db, viewer)
+    .$if(kind !== undefined, (q) => q.where('p.kind', '=', kind!))
     .where((eb) =>
       eb.or([
         eb('p.stage', 'in', [...OPEN_STAGES]),
@@ -363,7 +390,7 @@ export const searchKeyOf = (f: Pick<ProposalFields, 'fname' | 'lname' | 'spouse_
 
 export function insertProposal(
   db: Executor,
-  fields: ProposalFields & { is_release: boolean; stage: Stage },
+  fields: ProposalFields & { is_release: boolean; kind: ProposalKind; office: Office | null; stage: Stage },
   now: string,
 ) {
   return db
@@ -451,12 +478,13 @@ export async function votingSeatHolders(db: Executor) {
  * voting stage, in one statement whatever their number (a vote from an
  * earlier visit to the stage still counts, as in the tally).
  */
-export async function boardVotes(db: Executor, viewer: Viewer) {
+export async function boardVotes(db: Executor, viewer: Viewer, kind?: ProposalKind) {
   const rows = await db
     .selectFrom('proposal_votes as v')
     .innerJoin('proposals as p', (join) => join.onRef('p.id', '=', 'v.proposal_id').onRef('p.stage', '=', 'v.stage'))
     .select(['v.proposal_id', 'v.approver_id', 'v.approved'])
     .where('p.stage', 'in', ['sp_approval', 'hc_approval'])
+    .$if(kind !== undefined, (q) => q.where('p.kind', '=', kind!))
     .where(visibleTo(viewer))
     .orderBy('v.proposal_id')
     .orderBy('v.approver_id')

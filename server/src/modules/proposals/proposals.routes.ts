@@ -1,5 +1,13 @@
 import { Type } from 'typebox'
-import { Board, ErrorBody, Proposal, ProposalBody, ProposalListQuery, ProposalParams } from '@stake/contract'
+import {
+  Board,
+  BoardQuery,
+  ErrorBody,
+  Proposal,
+  ProposalBody,
+  ProposalListQuery,
+  ProposalParams,
+} from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { sendPage, type FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
@@ -108,10 +116,12 @@ async function proposalsRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         operationId: 'getBoard',
         tags,
-        summary: 'Open proposals by stage (every stage present) and those closed in the last 30 days; ETag → 304',
+        summary:
+          'Open proposals by stage (every stage present) and those closed in the last 30 days; ?kind= keeps one kind; ETag → 304',
+        querystring: BoardQuery,
         response: { 200: Board, 304: Type.Null() },
       },
     },
-    async (request, reply) => sendWithEtag(request, reply, await service.board(requireActor(request))),
+    async (request, reply) => sendWithEtag(request, reply, await service.board(requireActor(request), request.query)),
   )
 }

@@ -1,7 +1,10 @@
 import {
   OPEN_STAGES,
   type Board,
+  type BoardQuery,
+  type Office,
   type Proposal,
+  type ProposalKind,
   type ProposalBody,
   type ProposalListQuery,
   type Release,
@@ -21,6 +24,7 @@ import {
   canSubmitForWard,
   initialStage,
   isOpen,
+  kindOf,
   type Viewer,
   canSeePresidencyVotes,
 } from './proposals.policy.ts'
@@ -62,6 +66,20 @@ function fieldsOf(body: ProposalBody, submitter: number, current?: repo.Proposal
   }
 }
 
+/**
+ * The kind and office a create asks for (docs/api-reference.md §18): `kind`
+ * and `is_release` must agree (either alone is enough), an ordination names
+ * its office and the other kinds do not.
+ */
+function kindOfBody(body: ProposalBody): { kind: ProposalKind; office: Office | null } {
+  const kind = body.kind ?? (body.is_release ? 'release' : 'call')
+  if (body.is_release !== undefined && body.is_release !== (kind === 'release'))
+    throw invalid(['body', 'is_release'], 'is_release must agree with kind')
+  if (kind === 'ordination' && !body.office) throw invalid(['body', 'office'], 'An ordination names its office')
+  if (kind !== 'ordination' && body.office) throw invalid(['body', 'office'], 'Only an ordination has an office')
+  return { kind, office: kind === 'ordination' ? body.office! : null }
+}
+
 const trimRelease = (r: Release): Release => ({
   fname: r.fname.trim(),
   lname: r.lname.trim(),
@@ -98,14 +116,15 @@ export class ProposalsService {
     const fields = fieldsOf(body, submitter)
     await this.checkReferences(viewer, fields, { ward: true, submitter: true })
 
-    const isRelease = body.is_release ?? false
-    const stage = initialStage(isRelease)
+    const { kind, office } = kindOfBody(body)
+    const isRelease = kind === 'release'
+    const stage = initialStage(kind)
     const now = this.ctx.clock.iso()
     try {
       const id = await withTransaction(this.ctx.db, async (trx) => {
-        const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, stage }, now)
+        const { id } = await repo.insertProposal(trx, { ...fields, is_release: isRelease, kind, office, stage }, now)
         await insertHistory(trx, { proposal_id: id, from_stage: null, to_stage: stage, by_user_id: actor.id, at: now })
-        const facts = { ...factsOf(fields), is_release: isRelease, stage }
+        const facts = { ...factsOf(fields), is_release: isRelease, kind, ...(office ? { office } : {}), stage }
         await record(trx, this.ctx, { kind: 'proposal.create', proposalId: id, detail: facts, by: actor.id, at: now })
         return id
       })
@@ -139,6 +158,10 @@ export class ProposalsService {
       // The stage path depends on it; a release and a call are different proposals.
       throw invalid(['body', 'is_release'], 'is_release cannot be changed after submission')
     }
+    if (body.kind !== undefined && body.kind !== kindOf(current))
+      throw invalid(['body', 'kind'], 'kind cannot be changed after submission')
+    if (body.office !== undefined && (body.office ?? null) !== (current.office ?? null))
+      throw invalid(['body', 'office'], 'office cannot be changed after submission')
     const fields = fieldsOf(body, submitter, current)
     await this.checkReferences(viewer, fields, {
       ward: fields.ward_id !== current.ward_id,
@@ -197,12 +220,12 @@ export class ProposalsService {
    * the cards' current voting stage, the holders of the voting seats and the
    * stake's settings (the approvals each voting stage needs).
    */
-  async board(actor: Actor): Promise<Board> {
+  async board(actor: Actor, query: BoardQuery = {}): Promise<Board> {
     const viewer = await loadViewer(this.ctx, actor)
     const since = new Date(this.ctx.clock.now().getTime() - CLOSED_WINDOW_MS).toISOString()
     const [rows, votes, holders, stake] = await Promise.all([
-      repo.boardProposalViews(this.ctx.db, viewer, since),
-      repo.boardVotes(this.ctx.db, viewer),
+      repo.boardProposalViews(this.ctx.db, viewer, since, query.kind),
+      repo.boardVotes(this.ctx.db, viewer, query.kind),
       repo.votingSeatHolders(this.ctx.db),
       currentStakeSettings(this.ctx.db),
     ])

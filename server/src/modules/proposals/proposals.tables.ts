@@ -1,5 +1,5 @@
 import type { Generated, SqlBool } from 'kysely'
-import type { ProposalScope, Stage } from '@stake/contract'
+import type { Office, ProposalKind, ProposalScope, Stage } from '@stake/contract'
 
 /** Table types of the proposal tracker (migration 20261122000400_proposals). */
 export interface ProposalsTable {
@@ -12,6 +12,10 @@ export interface ProposalsTable {
   ward_id: number
   submitter: number
   is_release: SqlBool
+  /** call, release (exactly when is_release) or ordination (migration 20261129030100_ordinations). */
+  kind: Generated<ProposalKind>
+  /** An ordination's office; null for the other kinds. */
+  office: Generated<Office | null>
   stage: Stage
   stage_changed_at: string
   /** The stage a declined proposal was declined at; null otherwise (S9, migration 20261124000200). */

@@ -1,4 +1,4 @@
-import type { Stage } from '@stake/contract'
+import type { ProposalKind, Stage } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
 import { insertHistory } from './history.repository.ts'
 import { deleteInterview, reopenInterview } from './interview.repository.ts'
@@ -9,7 +9,8 @@ import type { EventDeps } from '../../events/types.ts'
 
 export interface Transition {
   proposalId: number
-  isRelease: boolean
+  /** The proposal's kind: its path decides what the move does to the interview. */
+  proposalKind: ProposalKind
   from: Stage
   to: Stage
   by: number
@@ -34,9 +35,10 @@ export async function transition(trx: Executor, deps: EventDeps, move: Transitio
     at: move.at,
     note: move.note ?? null,
   })
-  const effect = interviewEffect(move.from, move.to, move.isRelease)
+  const effect = interviewEffect(move.from, move.to, move.proposalKind)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)
-  await record(trx, deps, { kind: 'proposal.move', ...move })
+  const { proposalKind: _kind, ...event } = move
+  await record(trx, deps, { kind: 'proposal.move', ...event })
   return true
 }

@@ -12,6 +12,7 @@ import {
   neighbourStage,
   shouldAutoAdvance,
   voteCheck,
+  kindOf,
 } from './proposals.policy.ts'
 import { lockProposal } from './proposals.repository.ts'
 import { transition } from './transition.ts'
@@ -58,11 +59,11 @@ export class VotesService {
 
       const required = approvalsRequired(proposal.stage, await currentStakeSettings(trx))
       const counts = await repo.countVotes(trx, id, proposal.stage)
-      const next = neighbourStage(proposal.stage, Boolean(proposal.is_release), 'advance')
+      const next = neighbourStage(proposal.stage, kindOf(proposal), 'advance')
       if (required !== null && next && shouldAutoAdvance(counts, required)) {
         const moved = await transition(trx, this.ctx, {
           proposalId: id,
-          isRelease: Boolean(proposal.is_release),
+          proposalKind: kindOf(proposal),
           from: proposal.stage,
           to: next,
           by: actor.id,

@@ -125,6 +125,7 @@ export const TRANSFER_TABLES: readonly TableSpec[] = [
     orderBy: ['id'],
   },
   { table: 'sunday_assignments', id: true, refs: { user_id: 'users', ward_id: 'wards' }, orderBy: ['id'] },
+  { table: 'stewardships', id: true, refs: { ward_id: 'wards' }, orderBy: ['id'] },
 ]
 
 /** Stake-owned tables that are never exported: sessions, tokens (docs/api-reference.md §14). */

@@ -12,6 +12,9 @@ export interface ArchiveRow {
   ward: string
   scope: string
   is_release: boolean
+  /** call, release or ordination, and an ordination's office (docs/api-reference.md §18); '' for no office. */
+  kind: string
+  office: string
   stage: string
   submitted_at: string
   stage_changed_at: string
@@ -57,6 +60,8 @@ export async function* archiveBatches(
         'w.name as ward',
         'p.scope',
         'p.is_release',
+        'p.kind',
+        'p.office',
         'p.stage',
         'p.submitted_at',
         'p.stage_changed_at',
@@ -78,6 +83,7 @@ export async function* archiveBatches(
     yield rows.map((r) => ({
       ...r,
       is_release: Boolean(r.is_release),
+      office: r.office ?? '',
       interview_date: r.interview_date ?? '',
       presented_in: (names.get(r.id) ?? []).join(';'),
     }))

@@ -26,7 +26,9 @@ export async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, 
     .map((r) => ({ callingId: r.calling_id!, userId: r.user_id! }))
   const linked = proposal.calling_id !== null && proposal.user_id !== null
   if (linked && proposal.is_release) unseat.push({ callingId: proposal.calling_id!, userId: proposal.user_id! })
-  const seat = linked && !proposal.is_release ? { callingId: proposal.calling_id!, userId: proposal.user_id! } : null
+  // docs/api-reference.md §18: an ordination confers an office, not a calling: it seats nobody.
+  const seat =
+    linked && proposal.kind === 'call' ? { callingId: proposal.calling_id!, userId: proposal.user_id! } : null
   if (unseat.length === 0 && !seat) return
 
   const now = ctx.clock.iso()

@@ -4,7 +4,8 @@ import type { ScriptLanguage, Sustainings } from '@stake/contract'
 
 /**
  * The sustaining script (docs/api-reference.md §12): a printable page read from the
- * pulpit, releases first, then calls, in the project's own wording. Every
+ * pulpit, releases first, then calls, then ordinations (docs/api-reference.md §18), in
+ * the project's own wording. Every
  * name and calling comes from users' input and is HTML-escaped; the page has
  * no script and only its own inline style.
  */
@@ -25,6 +26,13 @@ const resources = {
       stakeCalling: '(stake calling)',
       callsVote:
         'All who are in favor may show it by the uplifted hand. Any who are opposed may show it in the same way.',
+      ordinationsHeading: 'Ordinations to the Melchizedek Priesthood',
+      ordinationsIntro:
+        'The following brethren have been found worthy, and we propose that they receive the Melchizedek Priesthood and be ordained to the office named.',
+      ordinationLine_elder: '{{name}}, to be ordained an elder',
+      ordinationLine_high_priest: '{{name}}, to be ordained a high priest',
+      ordinationsVote:
+        'All who are in favor may show it by the uplifted hand. Any who are opposed may show it in the same way.',
       nothing: 'There is nothing to present for sustaining this Sunday.',
     },
   },
@@ -43,6 +51,13 @@ const resources = {
       callLine: '{{name}}, como {{calling}}',
       stakeCalling: '(llamamiento de estaca)',
       callsVote:
+        'Todos los que estén a favor, sírvanse manifestarlo levantando la mano. Los que se opongan, si los hay, pueden manifestarlo de la misma manera.',
+      ordinationsHeading: 'Ordenaciones al Sacerdocio de Melquisedec',
+      ordinationsIntro:
+        'Los siguientes hermanos han sido hallados dignos, y proponemos que reciban el Sacerdocio de Melquisedec y sean ordenados al oficio indicado.',
+      ordinationLine_elder: '{{name}}, para ser ordenado élder',
+      ordinationLine_high_priest: '{{name}}, para ser ordenado sumo sacerdote',
+      ordinationsVote:
         'Todos los que estén a favor, sírvanse manifestarlo levantando la mano. Los que se opongan, si los hay, pueden manifestarlo de la misma manera.',
       nothing: 'No hay nada que presentar para sostenimiento este domingo.',
     },
@@ -85,12 +100,21 @@ export interface ScriptLine {
   name: string
   calling: string
   stake: boolean
+  /** An ordination's office. */
+  office?: string
 }
 
-/** Releases (the items' releases and release proposals) and calls, in the order they are read. */
-export function scriptLines(items: Sustainings['items']): { releases: ScriptLine[]; calls: ScriptLine[] } {
+type Kind = 'release' | 'call' | 'ordination'
+
+/** Releases (the items' releases and release proposals), calls and ordinations, in the order they are read. */
+export function scriptLines(items: Sustainings['items']): {
+  releases: ScriptLine[]
+  calls: ScriptLine[]
+  ordinations: ScriptLine[]
+} {
   const releases: ScriptLine[] = []
   const calls: ScriptLine[] = []
+  const ordinations: ScriptLine[] = []
   for (const { proposal, releases: released } of items) {
     for (const r of released) releases.push({ name: `${r.fname} ${r.lname}`, calling: r.calling, stake: false })
     const line = {
@@ -98,10 +122,11 @@ export function scriptLines(items: Sustainings['items']): { releases: ScriptLine
       calling: proposal.proposed_calling,
       stake: proposal.scope === 'stake',
     }
-    if (proposal.is_release) releases.push(line)
+    if (proposal.kind === 'ordination') ordinations.push({ ...line, office: proposal.office ?? 'elder' })
+    else if (proposal.is_release) releases.push(line)
     else calls.push(line)
   }
-  return { releases, calls }
+  return { releases, calls, ordinations }
 }
 
 /** The Sunday on or after `today` (YYYY-MM-DD), as a long date in the language. */
@@ -111,14 +136,15 @@ export function sundayLabel(today: string, lang: ScriptLanguage): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(day)
 }
 
-function section(t: TFunction, lines: ScriptLine[], kind: 'release' | 'call'): string {
+function section(t: TFunction, lines: ScriptLine[], kind: Kind): string {
   if (lines.length === 0) return ''
-  const heading = kind === 'release' ? 'releasesHeading' : 'callsHeading'
-  const intro = kind === 'release' ? 'releasesIntro' : 'callsIntro'
-  const vote = kind === 'release' ? 'releasesVote' : 'callsVote'
+  const heading = `${kind}sHeading`
+  const intro = `${kind}sIntro`
+  const vote = `${kind}sVote`
   const items = lines
     .map((l) => {
-      const text = t(kind === 'release' ? 'releaseLine' : 'callLine', { name: l.name, calling: l.calling })
+      const key = kind === 'ordination' ? `ordinationLine_${l.office}` : `${kind}Line`
+      const text = t(key, { name: l.name, calling: l.calling })
       return `<li>${escapeHtml(text)}${l.stake && kind === 'call' ? ` ${escapeHtml(t('stakeCalling'))}` : ''}</li>`
     })
     .join('\n')
@@ -134,11 +160,13 @@ ${items}
 
 export function renderScript(data: Sustainings, lang: ScriptLanguage, today: string): string {
   const t = i18n.getFixedT(lang)
-  const { releases, calls } = scriptLines(data.items)
+  const { releases, calls, ordinations } = scriptLines(data.items)
   const body =
-    releases.length + calls.length === 0
+    releases.length + calls.length + ordinations.length === 0
       ? `<p>${escapeHtml(t('nothing'))}</p>`
-      : `${section(t, releases, 'release')}\n${section(t, calls, 'call')}`
+      : [section(t, releases, 'release'), section(t, calls, 'call'), section(t, ordinations, 'ordination')]
+          .filter(Boolean)
+          .join('\n')
   const title = escapeHtml(t('title', { ward: data.ward.name }))
   return `<!doctype html>
 <html lang="${lang}">

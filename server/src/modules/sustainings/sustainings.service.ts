@@ -16,7 +16,7 @@ import { findWard } from '../wards/wards.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { staleStage, wrongStage } from '../proposals/lifecycle.service.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from '../proposals/proposals.access.ts'
-import { neighbourStage } from '../proposals/proposals.policy.ts'
+import { kindOf, neighbourStage } from '../proposals/proposals.policy.ts'
 import { findProposalViews, lockProposal } from '../proposals/proposals.repository.ts'
 import { transition } from '../proposals/transition.ts'
 import { checkArchiveDates } from './archive.input.ts'
@@ -96,11 +96,11 @@ export class SustainingsService {
       if (!(await repo.insertPresentation(trx, row))) throw alreadyPresented()
       const wardsLeft = current.scope === 'stake' ? await repo.wardsNotPresented(trx, id) : 0
       if (!completesSustaining(current.scope, wardsLeft)) return
-      const isRelease = Boolean(current.is_release)
-      const to = neighbourStage('sustain', isRelease, 'advance')!
+      const kind = kindOf(current)
+      const to = neighbourStage('sustain', kind, 'advance')!
       const moved = await transition(trx, this.ctx, {
         proposalId: id,
-        isRelease,
+        proposalKind: kind,
         from: 'sustain',
         to,
         by: actor.id,

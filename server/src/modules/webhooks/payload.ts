@@ -11,6 +11,9 @@ export interface DeliveryFacts {
     ward_id: number
     ward_name: string | null
     stage: Stage
+    /** call, release or ordination (docs/api-reference.md §18), and an ordination's office. */
+    kind: string
+    office: string | null
   } | null
   /** Only for webhooks with include_names; never the spouse. */
   names: { fname: string; lname: string } | null
@@ -23,6 +26,7 @@ const STAGE_LABELS: Record<Stage, string> = {
   interview: 'Interview',
   sustain: 'Sustain',
   set_apart: 'Set apart',
+  ordain: 'Ordain',
   record: 'Record',
   done: 'Done',
   declined: 'Declined',
@@ -49,6 +53,12 @@ interface Message {
   url: string | null
 }
 
+const OFFICE_LABELS: Record<string, string> = { elder: 'elder', high_priest: 'high priest' }
+
+/** The calling, or for an ordination "Ordination: elder". */
+const what = (p: NonNullable<DeliveryFacts['proposal']>): string =>
+  p.kind === 'ordination' && p.office ? `Ordination: ${OFFICE_LABELS[p.office] ?? p.office}` : p.proposed_calling
+
 function message(facts: DeliveryFacts, publicUrl: string | null): Message {
   const p = facts.proposal
   if (!p) {
@@ -64,7 +74,7 @@ function message(facts: DeliveryFacts, publicUrl: string | null): Message {
   const who = facts.names ? `${facts.names.fname} ${facts.names.lname}` : null
   return {
     headline: (HEADLINES[facts.event] ?? (() => facts.event))(stage),
-    subject: who ? `${who} — ${p.proposed_calling}` : p.proposed_calling,
+    subject: who ? `${who} — ${what(p)}` : what(p),
     ward: p.ward_name ?? `Ward ${p.ward_id}`,
     stage,
     url: proposalUrl(publicUrl, p.id),
@@ -87,6 +97,8 @@ function jsonBody(facts: DeliveryFacts, publicUrl: string | null) {
       proposed_calling: p.proposed_calling,
       ward_id: p.ward_id,
       stage: p.stage,
+      kind: p.kind,
+      office: p.office,
       url: proposalUrl(publicUrl, p.id),
     },
     ...(facts.names ? { names: { fname: facts.names.fname, lname: facts.names.lname } } : {}),

@@ -81,6 +81,8 @@ describe('webhooks: deliveries to a real receiver', () => {
         proposed_calling: 'Ward clerk',
         ward_id: ward,
         stage: 'sp_approval',
+        kind: 'call',
+        office: null,
         url: `https://stake.example.org/admin/proposals/${p.id}`,
       },
     })

@@ -33,6 +33,9 @@ export interface WebhookDeliveriesTable {
   ward_id: number | null
   ward_name: string | null
   stage: Stage | null
+  /** The proposal's kind and office at the event (docs/api-reference.md §18); null for a test. */
+  kind: Generated<string | null>
+  office: Generated<string | null>
   /** Only for webhooks with include_names at the time of the event (cleared when it is turned off). */
   fname: string | null
   lname: string | null

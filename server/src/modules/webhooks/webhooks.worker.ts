@@ -41,6 +41,8 @@ function factsOf(row: repo.DeliveryRow): DeliveryFacts {
             ward_id: row.ward_id ?? 0,
             ward_name: row.ward_name,
             stage: row.stage,
+            kind: row.kind ?? 'call',
+            office: row.office ?? null,
           },
     names: row.fname !== null && row.lname !== null ? { fname: row.fname, lname: row.lname } : null,
   }

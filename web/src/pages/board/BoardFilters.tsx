@@ -1,13 +1,15 @@
 import { useTranslation } from 'react-i18next'
 import type { Ward } from '../../api/types'
 
-/** Search by name or calling, and one ward; the drag hint for those who may move cards. */
+/** Search by name or calling, one ward and one kind; the drag hint for those who may move cards. */
 export function BoardFilters({
   search,
   onSearch,
   ward,
   onWard,
   wards,
+  kind,
+  onKind,
   hint,
 }: {
   search: string
@@ -15,6 +17,9 @@ export function BoardFilters({
   ward: string
   onWard(value: string): void
   wards: Ward[] | undefined
+  /** '' for every kind, else call, release or ordination (docs/api-reference.md §18). */
+  kind: string
+  onKind(value: string): void
   hint: string | null
 }) {
   const { t } = useTranslation('board')
@@ -37,6 +42,17 @@ export function BoardFilters({
           {(wards ?? []).map((w) => (
             <option key={w.id} value={w.id}>
               {w.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field field-inline">
+        <label htmlFor="board-kind">{t('filters.kind')}</label>
+        <select id="board-kind" value={kind} onChange={(e) => onKind(e.target.value)}>
+          <option value="">{t('filters.allKinds')}</option>
+          {(['call', 'release', 'ordination'] as const).map((k) => (
+            <option key={k} value={k}>
+              {t(`filters.kinds.${k}`)}
             </option>
           ))}
         </select>

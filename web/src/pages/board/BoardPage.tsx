@@ -35,6 +35,7 @@ export default function BoardPage() {
   const phone = usePhone()
   const board = useBoard()
   const [wardFilter, setWardFilter] = useState('')
+  const [kindFilter, setKindFilter] = useState('')
   const [search, setSearch] = useState('')
   const [activeId, setActiveId] = useState<number | null>(null)
   const [tab, setTab] = useState<Column>('sp_approval')
@@ -55,11 +56,12 @@ export default function BoardPage() {
     const q = search.trim().toLowerCase()
     return (p: Proposal) =>
       (!wardFilter || p.ward_id === Number(wardFilter)) &&
+      (!kindFilter || p.kind === kindFilter) &&
       (!q ||
         `${p.fname} ${p.lname}`.toLowerCase().includes(q) ||
         p.proposed_calling.toLowerCase().includes(q) ||
         (p.spouse_name ?? '').toLowerCase().includes(q))
-  }, [search, wardFilter])
+  }, [search, wardFilter, kindFilter])
 
   const allCards = useMemo(() => {
     const map = new Map<number, Proposal>()
@@ -87,14 +89,17 @@ export default function BoardPage() {
     setActiveId(null)
     const p = allCards.get(Number(e.active.id))
     const to = e.over?.id as Column | undefined
-    if (!p || !to || to === p.stage) return
-    const m = movesOf(p).find((x) => x.to === to)
+    if (!p || !to || to === columnOf(p.stage)) return
+    const m = movesOf(p).find((x) => columnOf(x.to) === to)
     if (m) requestMove(p, m, keyboardDrag.current ? 'handle' : null)
   }
 
   const activeCard = activeId != null ? allCards.get(activeId) : undefined
   const validTargets = useMemo(
-    () => new Set<string>(activeCard ? [activeCard.stage, ...movesOf(activeCard).map((m) => m.to)] : COLUMNS),
+    () =>
+      new Set<string>(
+        activeCard ? [columnOf(activeCard.stage), ...movesOf(activeCard).map((m) => columnOf(m.to))] : COLUMNS,
+      ),
     [activeCard],
   )
 
@@ -128,9 +133,13 @@ export default function BoardPage() {
     )
   }, [board.data, closedPages.data])
   const closed = closedLoaded.filter(matches)
-  const filtered = search.trim() !== '' || wardFilter !== ''
+  const filtered = search.trim() !== '' || wardFilter !== '' || kindFilter !== ''
   const closedTotal = board.data ? board.data.closed.done + board.data.closed.declined : 0
-  const cardsOf = (stage: OpenStage) => (board.data?.stages[stage] ?? []).filter(matches)
+  // Ordinations at `ordain` share the "Set apart / Ordain" column (docs/decisions.md, issue 28).
+  const cardsOf = (stage: OpenStage) =>
+    [...(board.data?.stages[stage] ?? []), ...(stage === 'set_apart' ? (board.data?.stages.ordain ?? []) : [])].filter(
+      matches,
+    )
   const counts = Object.fromEntries(
     COLUMNS.map((c) => [c, c === 'done' ? (filtered && closedShown ? closed.length : closedTotal) : cardsOf(c).length]),
   ) as Record<Column, number>
@@ -155,6 +164,7 @@ export default function BoardPage() {
           const column = columnOf(stage)
           setSearch('')
           setWardFilter('')
+          setKindFilter('')
           setTab(column)
           moves.focusCard({ id, stage: column, on: 'card' })
         }}
@@ -165,6 +175,8 @@ export default function BoardPage() {
         ward={wardFilter}
         onWard={setWardFilter}
         wards={wards.data}
+        kind={kindFilter}
+        onKind={setKindFilter}
         hint={isManager ? (phone ? t('hintPhone') : t('hintDrag')) : null}
       />
       <p className="board-notice" role="status" aria-live="polite" data-testid="board-notice">

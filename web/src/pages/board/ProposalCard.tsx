@@ -86,8 +86,8 @@ export function ProposalCard({
         <Link to={ROUTES.proposal(p.id)} className="pcard-name">
           {name}
         </Link>
-        <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
-          {p.is_release ? t('card.release') : t('card.call')}
+        <span className={`badge badge-${p.kind}`} data-testid="kind-badge">
+          {p.kind === 'ordination' && p.office ? t(`card.office.${p.office}`) : t(`card.${p.kind}`)}
         </span>
         {handle}
       </div>

@@ -2,12 +2,19 @@ import { useSyncExternalStore } from 'react'
 import { OPEN_STAGES, nextStage, prevStage, type OpenStage, type Proposal, type Stage } from '../../api/types'
 import type { CardMove } from './ProposalCard'
 
-/** The board's columns: one per open stage, and the recently closed ones together. */
-export type Column = OpenStage | 'done'
-export const COLUMNS: Column[] = [...OPEN_STAGES, 'done']
+/**
+ * The board's columns: one per open stage, and the recently closed ones
+ * together. An ordination's `ordain` shares the "Set apart" column: both are
+ * the step after sustaining (docs/api-reference.md §18).
+ */
+export type Column = Exclude<OpenStage, 'ordain'> | 'done'
+export const COLUMNS: Column[] = [
+  ...OPEN_STAGES.filter((s): s is Exclude<OpenStage, 'ordain'> => s !== 'ordain'),
+  'done',
+]
 
 export const columnOf = (stage: Stage): Column =>
-  stage === 'done' || stage === 'declined' ? 'done' : (stage as OpenStage)
+  stage === 'done' || stage === 'declined' ? 'done' : stage === 'ordain' ? 'set_apart' : stage
 
 /** Where focus goes once a card has moved: its handle (keyboard), its Move menu, or the card. */
 export interface FocusTarget {
@@ -19,8 +26,8 @@ export interface FocusTarget {
 /** The moves a card may make: one step forward or back along its own path. */
 export function movesOf(p: Proposal): CardMove[] {
   const moves: CardMove[] = []
-  const next = nextStage(p.stage, p.is_release)
-  const prev = prevStage(p.stage, p.is_release)
+  const next = nextStage(p.stage, p.kind)
+  const prev = prevStage(p.stage, p.kind)
   if (next) moves.push({ to: next, direction: 'advance' })
   if (prev) moves.push({ to: prev, direction: 'revert' })
   return moves

@@ -2,6 +2,7 @@ import type { KeyboardEvent, ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useDraggable, type Announcements, type KeyboardCoordinateGetter, type UniqueIdentifier } from '@dnd-kit/core'
 import type { Proposal } from '../../api/types'
+import { columnOf } from './columns'
 
 /**
  * Left/right arrows jump a lifted card to the centre of the nearest enabled
@@ -83,7 +84,7 @@ export function useAnnouncements(cards: Map<number, Proposal>): Announcements {
         : t('dnd.notOver', { name: cardName(active.id) }),
     onDragEnd: ({ active, over }) => {
       const p = cards.get(Number(active.id))
-      if (!over || !p || over.id === p.stage) return t('dnd.stayed', { name: cardName(active.id) })
+      if (!over || !p || over.id === columnOf(p.stage)) return t('dnd.stayed', { name: cardName(active.id) })
       return t('dnd.dropped', { name: cardName(active.id), stage: columnName(over.id) })
     },
     onDragCancel: ({ active }) => t('dnd.cancelled', { name: cardName(active.id) }),

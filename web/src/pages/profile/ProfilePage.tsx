@@ -24,6 +24,26 @@ import { EmailPreference } from './EmailPreference'
 import { Passkeys } from './Passkeys'
 import { LanguageSwitch } from './LanguageSwitch'
 import { PushDevices } from './PushDevices'
+import { seatsOf, useStewardships } from '../../api/stewardships'
+
+/** docs/api-reference.md §18: the wards and organizations the caller's high-council seat oversees. */
+function MyStewardship() {
+  const { t } = useTranslation('profile')
+  const me = useMe()
+  const seats = seatsOf(useStewardships().data, me.id)
+  if (seats.length === 0) return null
+  return (
+    <div data-testid="my-stewardship">
+      <h3>{t('stewardship.title')}</h3>
+      {seats.map((s) => (
+        <p key={s.slot_id}>
+          {s.wards.length > 0 ? s.wards.map((w) => w.name).join(', ') : t('stewardship.noWards')}
+          {s.organizations.length > 0 && <span className="muted"> · {s.organizations.join(', ')}</span>}
+        </p>
+      ))}
+    </div>
+  )
+}
 
 function ProfileForm() {
   const { t } = useTranslation('profile')
@@ -231,6 +251,7 @@ export default function ProfilePage() {
                   ))
                 : t('roles.noAccess')}
             </p>
+            <MyStewardship />
           </section>
           <EmailPreference />
           <PushDevices />

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCompleteInterview, useScheduleInterview } from '../../api/proposals'
 import { useUsersLite, userName } from '../../api/users'
-import type { Proposal } from '../../api/types'
+import type { PersonRef, Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { useNotify } from '../../components/Notice'
 import { ErrorMessage, Field, formatDateTime, splitError } from '../../components/ui'
@@ -23,13 +23,24 @@ function isoToLocal(iso: string | null | undefined): string {
   return new Date(d.getTime() - off).toISOString().slice(0, 16)
 }
 
-export function InterviewSection({ proposal: p, manager }: { proposal: Proposal; manager: boolean }) {
+export function InterviewSection({
+  proposal: p,
+  manager,
+  suggested = null,
+}: {
+  proposal: Proposal
+  manager: boolean
+  /** The ward's high councilor, suggested as the interviewer of a call (docs/api-reference.md §18). */
+  suggested?: PersonRef | null
+}) {
   const { t } = useTranslation('proposal')
   const me = useMe()
   const notify = useNotify()
   const users = useUsersLite()
   const iv = p.interview
-  const [interviewer, setInterviewer] = useState<number | null>(iv?.interviewer_id ?? null)
+  const [picked, setInterviewer] = useState<number | null>(iv?.interviewer_id ?? null)
+  // The suggestion may arrive after the page: it fills the choice until someone picks.
+  const interviewer = picked ?? suggested?.id ?? null
   const [when, setWhen] = useState(isoToLocal(iv?.scheduled_for))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [completedOn, setCompletedOn] = useState('')
@@ -88,6 +99,16 @@ export function InterviewSection({ proposal: p, manager }: { proposal: Proposal;
             onChange={setInterviewer}
             error={errors.interviewer_id}
           />
+          {p.kind === 'ordination' ? (
+            <p className="muted small span-2 steward-hint">{t('interview.presidencyOnly')}</p>
+          ) : (
+            suggested &&
+            !iv && (
+              <p className="muted small span-2 steward-hint">
+                {t('interview.suggested', { name: `${suggested.fname} ${suggested.lname}` })}
+              </p>
+            )
+          )}
           <Field label={t('interview.scheduledFor')} error={errors.scheduled_for} hint={t('interview.optional')}>
             <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
           </Field>

@@ -16,6 +16,8 @@ const FIELDS = [
   'ward_id',
   'submitter',
   'is_release',
+  'kind',
+  'office',
   'scope',
   'calling_id',
   'user_id',
@@ -62,6 +64,16 @@ export function ProposalForm({
   const callings = useCallingOptions()
   const duplicates = useOpenProposalsFor(v.fname, v.lname, editingId)
   const releases = v.releases ?? []
+  // docs/api-reference.md §18: an ordination names an office, not a calling, and seats nobody.
+  const kind = v.kind ?? (v.is_release ? 'release' : 'call')
+  const ordination = kind === 'ordination'
+  const chooseKind = (next: 'call' | 'release' | 'ordination') =>
+    setV((x) => ({
+      ...x,
+      kind: next,
+      is_release: next === 'release',
+      office: next === 'ordination' ? (x.office ?? 'elder') : null,
+    }))
 
   const set = <K extends keyof ProposalInput>(k: K, value: ProposalInput[K]) => setV((x) => ({ ...x, [k]: value }))
   const setRelease = (i: number, patch: Partial<Release>) =>
@@ -75,7 +87,7 @@ export function ProposalForm({
     const errs: FieldErrors = {}
     if (!v.fname.trim()) errs.fname = t('form.errors.fname')
     if (!v.lname.trim()) errs.lname = t('form.errors.lname')
-    if (!v.proposed_calling.trim()) errs.proposed_calling = t('form.errors.calling')
+    if (!ordination && !v.proposed_calling.trim()) errs.proposed_calling = t('form.errors.calling')
     if (!v.ward_id) errs.ward_id = t('form.errors.ward')
     releases.forEach((r, i) => {
       if (!r.fname.trim()) errs[`releases.${i}.fname`] = t('form.errors.fname')
@@ -91,7 +103,9 @@ export function ProposalForm({
         ...v,
         fname: v.fname.trim(),
         lname: v.lname.trim(),
-        proposed_calling: v.proposed_calling.trim(),
+        // An ordination's "calling" is its office, in the words of the person who submits it.
+        proposed_calling: ordination ? t(`form.office.${v.office ?? 'elder'}`) : v.proposed_calling.trim(),
+        ...(ordination ? { calling_id: null, user_id: null } : {}),
         spouse_name: v.spouse_name?.trim() ? v.spouse_name.trim() : null,
         releases: releases.map((r) => ({
           fname: r.fname.trim(),
@@ -129,6 +143,38 @@ export function ProposalForm({
           {general}
         </p>
       )}
+      {allowRelease && (
+        <fieldset className="field radio-group span-2 kind-choice" data-testid="proposal-kind">
+          <legend>{t('form.kindQuestion')}</legend>
+          {(['call', 'release', 'ordination'] as const).map((k) => (
+            <label key={k}>
+              <input type="radio" name="kind" checked={kind === k} onChange={() => chooseKind(k)} />{' '}
+              {t(`form.kinds.${k}`)}
+            </label>
+          ))}
+          {(errors.is_release || errors.kind) && (
+            <small className="field-error">{errors.kind ?? errors.is_release}</small>
+          )}
+        </fieldset>
+      )}
+      {ordination && (
+        <fieldset className="field radio-group span-2">
+          <legend>{t('form.officeQuestion')}</legend>
+          {(['elder', 'high_priest'] as const).map((o) => (
+            <label key={o}>
+              <input
+                type="radio"
+                name="office"
+                checked={(v.office ?? 'elder') === o}
+                disabled={!allowRelease}
+                onChange={() => set('office', o)}
+              />{' '}
+              {t(`form.office.${o}`)}
+            </label>
+          ))}
+          {errors.office && <small className="field-error">{errors.office}</small>}
+        </fieldset>
+      )}
       <Field label={t('form.fname')} error={errors.fname}>
         <input value={v.fname} onChange={(e) => set('fname', e.target.value)} autoComplete="off" />
       </Field>
@@ -149,13 +195,15 @@ export function ProposalForm({
       <Field label={t('form.spouse')} error={errors.spouse_name} hint={t('form.optional')}>
         <input value={v.spouse_name ?? ''} onChange={(e) => set('spouse_name', e.target.value)} autoComplete="off" />
       </Field>
-      <Field label={t('form.proposedCalling')} error={errors.proposed_calling}>
-        <input
-          value={v.proposed_calling}
-          onChange={(e) => set('proposed_calling', e.target.value)}
-          autoComplete="off"
-        />
-      </Field>
+      {!ordination && (
+        <Field label={t('form.proposedCalling')} error={errors.proposed_calling}>
+          <input
+            value={v.proposed_calling}
+            onChange={(e) => set('proposed_calling', e.target.value)}
+            autoComplete="off"
+          />
+        </Field>
+      )}
       {lockedWardId != null ? (
         <Field label={t('form.ward')} hint={t('form.bishopWard')}>
           <input value={lockedWard?.name ?? t('form.wardN', { id: lockedWardId })} readOnly />
@@ -172,92 +220,90 @@ export function ProposalForm({
           </select>
         </Field>
       )}
-      {allowRelease && (
-        <fieldset className="field radio-group">
-          <legend>{t('form.type')}</legend>
-          <label>
-            <input type="radio" name="kind" checked={!v.is_release} onChange={() => set('is_release', false)} />{' '}
-            {t('form.call')}
-          </label>
-          <label>
-            <input type="radio" name="kind" checked={v.is_release} onChange={() => set('is_release', true)} />{' '}
-            {t('form.release')}
-          </label>
-          {errors.is_release && <small className="field-error">{errors.is_release}</small>}
-        </fieldset>
-      )}
-      <fieldset className="field radio-group">
-        <legend>{t('form.scope')}</legend>
-        <label>
-          <input type="radio" name="scope" checked={v.scope !== 'stake'} onChange={() => set('scope', 'ward')} />{' '}
-          {t('form.scopeWard')}
-        </label>
-        <label>
-          <input type="radio" name="scope" checked={v.scope === 'stake'} onChange={() => set('scope', 'stake')} />{' '}
-          {t('form.scopeStake')}
-        </label>
-        {errors.scope && <small className="field-error">{errors.scope}</small>}
-      </fieldset>
-      <Field label={t('form.linkCalling')} error={errors.calling_id} hint={t('form.linkHint')}>
-        {callingSelect(v.calling_id, (id) => set('calling_id', id), 'proposal-calling-id')}
-      </Field>
-      <UserPicker
-        id="proposal-user-id"
-        label={t('form.linkUser')}
-        value={v.user_id ?? null}
-        onChange={(id) => set('user_id', id)}
-        error={errors.user_id}
-        allowClear
-      />
+      {!ordination && (
+        <>
+          <fieldset className="field radio-group">
+            <legend>{t('form.scope')}</legend>
+            <label>
+              <input type="radio" name="scope" checked={v.scope !== 'stake'} onChange={() => set('scope', 'ward')} />{' '}
+              {t('form.scopeWard')}
+            </label>
+            <label>
+              <input type="radio" name="scope" checked={v.scope === 'stake'} onChange={() => set('scope', 'stake')} />{' '}
+              {t('form.scopeStake')}
+            </label>
+            {errors.scope && <small className="field-error">{errors.scope}</small>}
+          </fieldset>
+          <Field label={t('form.linkCalling')} error={errors.calling_id} hint={t('form.linkHint')}>
+            {callingSelect(v.calling_id, (id) => set('calling_id', id), 'proposal-calling-id')}
+          </Field>
+          <UserPicker
+            id="proposal-user-id"
+            label={t('form.linkUser')}
+            value={v.user_id ?? null}
+            onChange={(id) => set('user_id', id)}
+            error={errors.user_id}
+            allowClear
+          />
 
-      <fieldset className="field span-2 releases">
-        <legend>{t('form.releases')}</legend>
-        {releases.length === 0 && <p className="muted small">{t('form.noReleases')}</p>}
-        {releases.map((r, i) => (
-          <div className="release-row" key={i} data-testid={`release-${i}`}>
-            <Field label={t('form.fname')} error={errors[`releases.${i}.fname`]}>
-              <input value={r.fname} onChange={(e) => setRelease(i, { fname: e.target.value })} autoComplete="off" />
-            </Field>
-            <Field label={t('form.lname')} error={errors[`releases.${i}.lname`]}>
-              <input value={r.lname} onChange={(e) => setRelease(i, { lname: e.target.value })} autoComplete="off" />
-            </Field>
-            <Field label={t('form.releasedFrom')} error={errors[`releases.${i}.calling`]}>
-              <input
-                value={r.calling}
-                onChange={(e) => setRelease(i, { calling: e.target.value })}
-                autoComplete="off"
-              />
-            </Field>
-            <Field label={t('form.linkCalling')} error={errors[`releases.${i}.calling_id`]}>
-              {callingSelect(r.calling_id, (id) => setRelease(i, { calling_id: id }), `release-${i}-calling-id`)}
-            </Field>
-            <UserPicker
-              id={`release-${i}-user-id`}
-              label={t('form.linkUser')}
-              value={r.user_id ?? null}
-              onChange={(id) => setRelease(i, { user_id: id })}
-              error={errors[`releases.${i}.user_id`]}
-              allowClear
-            />
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() =>
-                set(
-                  'releases',
-                  releases.filter((_, j) => j !== i),
-                )
-              }
-              aria-label={t('form.removeReleaseOf', { n: i + 1 })}
-            >
-              {t('form.removeRelease')}
+          <fieldset className="field span-2 releases">
+            <legend>{t('form.releases')}</legend>
+            {releases.length === 0 && <p className="muted small">{t('form.noReleases')}</p>}
+            {releases.map((r, i) => (
+              <div className="release-row" key={i} data-testid={`release-${i}`}>
+                <Field label={t('form.fname')} error={errors[`releases.${i}.fname`]}>
+                  <input
+                    value={r.fname}
+                    onChange={(e) => setRelease(i, { fname: e.target.value })}
+                    autoComplete="off"
+                  />
+                </Field>
+                <Field label={t('form.lname')} error={errors[`releases.${i}.lname`]}>
+                  <input
+                    value={r.lname}
+                    onChange={(e) => setRelease(i, { lname: e.target.value })}
+                    autoComplete="off"
+                  />
+                </Field>
+                <Field label={t('form.releasedFrom')} error={errors[`releases.${i}.calling`]}>
+                  <input
+                    value={r.calling}
+                    onChange={(e) => setRelease(i, { calling: e.target.value })}
+                    autoComplete="off"
+                  />
+                </Field>
+                <Field label={t('form.linkCalling')} error={errors[`releases.${i}.calling_id`]}>
+                  {callingSelect(r.calling_id, (id) => setRelease(i, { calling_id: id }), `release-${i}-calling-id`)}
+                </Field>
+                <UserPicker
+                  id={`release-${i}-user-id`}
+                  label={t('form.linkUser')}
+                  value={r.user_id ?? null}
+                  onChange={(id) => setRelease(i, { user_id: id })}
+                  error={errors[`releases.${i}.user_id`]}
+                  allowClear
+                />
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={() =>
+                    set(
+                      'releases',
+                      releases.filter((_, j) => j !== i),
+                    )
+                  }
+                  aria-label={t('form.removeReleaseOf', { n: i + 1 })}
+                >
+                  {t('form.removeRelease')}
+                </button>
+              </div>
+            ))}
+            <button type="button" className="button" onClick={() => set('releases', [...releases, emptyRelease()])}>
+              {t('form.addRelease')}
             </button>
-          </div>
-        ))}
-        <button type="button" className="button" onClick={() => set('releases', [...releases, emptyRelease()])}>
-          {t('form.addRelease')}
-        </button>
-      </fieldset>
+          </fieldset>
+        </>
+      )}
 
       <div className="form-actions span-2">
         {onCancel && (

@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client'
 import { useMoveProposal, useProposal, useUpdateProposal } from '../../api/proposals'
 import { useUsersLite, userName } from '../../api/users'
 import { useWards, wardName } from '../../api/wards'
+import { stewardOf, useStewardships } from '../../api/stewardships'
 import { nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { can, canEditProposal, canVote } from '../../auth/roles'
@@ -21,7 +22,7 @@ import { PresentedProgress } from '../sustainings/PresentedProgress'
 
 function StageTrack({ p }: { p: Proposal }) {
   const { t } = useTranslation('proposal')
-  const path = stagePath(p.is_release)
+  const path = stagePath(p.kind)
   const idx = path.indexOf(p.stage)
   return (
     <ol className="stage-track" aria-label={t('stages')}>
@@ -57,6 +58,7 @@ export default function ProposalPage() {
 
   const proposal = useProposal(id)
   const update = useUpdateProposal(id)
+  const stewardships = useStewardships()
   const move = useMoveProposal({
     onSuccess: () => notify(t('stageChanged'), 'success'),
     onError: (err) => notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : err.message, 'error'),
@@ -78,8 +80,10 @@ export default function ProposalPage() {
 
   const manager = can(me, 'proposals.manage')
   const closed = isClosedStage(p.stage)
-  const next = nextStage(p.stage, p.is_release)
-  const prev = prevStage(p.stage, p.is_release)
+  const next = nextStage(p.stage, p.kind)
+  const prev = prevStage(p.stage, p.kind)
+  // docs/api-reference.md §18: the ward's high councilor presents it (and, for a call, may interview).
+  const steward = stewardOf(stewardships.data, p.ward_id)
 
   return (
     <div className="proposal-page">
@@ -91,8 +95,8 @@ export default function ProposalPage() {
         title={
           <>
             {p.fname} {p.lname}{' '}
-            <span className={`badge ${p.is_release ? 'badge-release' : 'badge-call'}`}>
-              {p.is_release ? t('release') : t('call')}
+            <span className={`badge badge-${p.kind}`} data-testid="kind-badge">
+              {p.kind === 'ordination' && p.office ? t(`office.${p.office}`) : t(p.kind)}
             </span>
           </>
         }
@@ -153,6 +157,8 @@ export default function ProposalPage() {
                   ward_id: p.ward_id,
                   submitter: p.submitter,
                   is_release: p.is_release,
+                  kind: p.kind,
+                  office: p.office,
                   scope: p.scope,
                   releases: p.releases,
                   calling_id: p.calling_id,
@@ -172,10 +178,18 @@ export default function ProposalPage() {
               />
             ) : (
               <dl className="details">
-                <dt>{t('proposedCalling')}</dt>
-                <dd>{p.proposed_calling}</dd>
+                <dt>{p.kind === 'ordination' ? t('office.label') : t('proposedCalling')}</dt>
+                <dd>{p.kind === 'ordination' && p.office ? t(`office.${p.office}`) : p.proposed_calling}</dd>
                 <dt>{t('ward')}</dt>
                 <dd>{wardName(wards.data, p.ward_id)}</dd>
+                <dt>{t('steward.presenter')}</dt>
+                <dd data-testid="steward">
+                  {steward?.high_councilor
+                    ? t('steward.name', {
+                        name: `${steward.high_councilor.fname} ${steward.high_councilor.lname}`,
+                      })
+                    : t('steward.none')}
+                </dd>
                 <dt>{t('spouse')}</dt>
                 <dd>{p.spouse_name || '—'}</dd>
                 <dt>{t('stage')}</dt>
@@ -196,7 +210,13 @@ export default function ProposalPage() {
             )}
           </section>
           {!p.is_release && <VotesSection proposal={p} canVote={canVote(me, p)} />}
-          {(p.stage === 'interview' || p.interview) && <InterviewSection proposal={p} manager={manager} />}
+          {(p.stage === 'interview' || p.interview) && (
+            <InterviewSection
+              proposal={p}
+              manager={manager}
+              suggested={p.kind === 'call' ? (steward?.high_councilor ?? null) : null}
+            />
+          )}
           <CommentsSection proposalId={p.id} />
         </div>
         <HistorySection proposalId={p.id} stage={p.stage} />

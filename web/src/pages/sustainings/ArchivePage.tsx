@@ -81,6 +81,20 @@ export default function ArchivePage() {
           </select>
         </label>
         <label className="field field-inline">
+          <span>{t('archive.kind')}</span>
+          <select
+            value={filters.kind ?? ''}
+            onChange={(e) => update({ kind: (e.target.value || undefined) as ArchiveFilters['kind'] })}
+          >
+            <option value="">{t('archive.allKinds')}</option>
+            {(['call', 'release', 'ordination'] as const).map((k) => (
+              <option key={k} value={k}>
+                {t(`archive.kinds.${k}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field field-inline">
           <span>{t('archive.calling')}</span>
           <input type="search" value={filters.calling ?? ''} onChange={(e) => update({ calling: e.target.value })} />
         </label>
@@ -115,6 +129,7 @@ export default function ArchivePage() {
                   <td>
                     {p.proposed_calling}
                     {p.is_release && <span className="muted small"> ({t('archive.release')})</span>}
+                    {p.kind === 'ordination' && <span className="muted small"> ({t('archive.ordination')})</span>}
                   </td>
                   <td>{wardName(wards.data, p.ward_id)}</td>
                   <td>{p.stage === 'done' ? t('archive.done') : t('archive.declined')}</td>

@@ -54,6 +54,7 @@ export default function SustainingsPage() {
   const items = list.data?.items ?? []
   const releases: Line[] = []
   const calls: Line[] = []
+  const ordinations: Line[] = []
   for (const { proposal, releases: released } of items) {
     released.forEach((r: Release, i) =>
       releases.push({ key: `${proposal.id}-r${i}`, name: `${r.fname} ${r.lname}`, calling: r.calling, proposal }),
@@ -64,7 +65,10 @@ export default function SustainingsPage() {
       calling: proposal.proposed_calling,
       proposal,
     }
-    if (proposal.is_release) releases.push(line)
+    // docs/api-reference.md §18: an ordination is read last, "to be ordained an elder".
+    if (proposal.kind === 'ordination')
+      ordinations.push({ ...line, calling: t(`page.ordainedAs.${proposal.office ?? 'elder'}`) })
+    else if (proposal.is_release) releases.push(line)
     else calls.push(line)
   }
   const sunday = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full' }).format(thisSunday())
@@ -162,6 +166,7 @@ export default function SustainingsPage() {
           {list.data && items.length === 0 && <Empty>{t('page.nothing')}</Empty>}
           {section(t('page.releases'), t('page.releasesIntro'), releases, 'sustaining-releases')}
           {section(t('page.calls'), t('page.callsIntro'), calls, 'sustaining-calls')}
+          {section(t('page.ordinations'), t('page.ordinationsIntro'), ordinations, 'sustaining-ordinations')}
         </>
       )}
       <ConfirmDialog

@@ -95,12 +95,16 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
   )
 }
 
+import { StewardshipsSection } from './StewardshipsSection'
+import { stewardOf, useStewardships } from '../../api/stewardships'
+
 export default function WardsPage() {
   const { t } = useTranslation('wards')
   const me = useMe()
   const notify = useNotify()
   const wards = useWards()
   const users = useUsersLite()
+  const stewardships = useStewardships()
   const manage = can(me, 'wards.manage')
   const [editing, setEditing] = useState<Ward | 'new' | null>(null)
   const [deleting, setDeleting] = useState<Ward | null>(null)
@@ -139,6 +143,7 @@ export default function WardsPage() {
                 <th scope="col">{t('ward')}</th>
                 <th scope="col">{t('meetingTime')}</th>
                 <th scope="col">{t('bishop')}</th>
+                <th scope="col">{t('stewardships.steward')}</th>
                 {manage && (
                   <th scope="col">
                     <span className="visually-hidden">{t('common:actions')}</span>
@@ -157,6 +162,12 @@ export default function WardsPage() {
                     ) : (
                       <span className="muted">{t('common:vacant')}</span>
                     )}
+                  </td>
+                  <td data-label={t('stewardships.steward')}>
+                    {(() => {
+                      const hc = stewardOf(stewardships.data, w.id)?.high_councilor
+                      return hc ? `${hc.fname} ${hc.lname}` : <span className="muted">—</span>
+                    })()}
                   </td>
                   {manage && (
                     <td className="actions-cell">
@@ -184,6 +195,7 @@ export default function WardsPage() {
           </table>
         </div>
       )}
+      {wards.data && <StewardshipsSection wards={wards.data} />}
       <Dialog
         open={editing !== null}
         onOpenChange={(o) => !o && setEditing(null)}

@@ -1,0 +1,19 @@
+import type { Generated } from 'kysely'
+
+/** One ward or stake organization a High Councilor seat oversees (migration 20261129030200_stewardships). */
+export interface StewardshipsTable {
+  stake_id: Generated<number>
+  id: Generated<number>
+  /** The seat: slot_id of the High Councilor calling. */
+  slot_id: number
+  ward_id: number | null
+  organization: string | null
+  /** Lower-cased organization: one per seat. */
+  organization_key: string | null
+  /** The order the organizations were saved in. */
+  position: number
+}
+
+export interface StewardshipsTables {
+  stewardships: StewardshipsTable
+}
