@@ -263,6 +263,10 @@ export const CompactCard = Type.Object({
   ward_id: Id,
   submitter: Id,
   is_release: Type.Optional(Type.Literal(true)),
+  /** Left out for a call (the default). */
+  kind: Type.Optional(ProposalKindName),
+  /** An ordination's office; left out otherwise. */
+  office: Type.Optional(OfficeName),
   submitted_at: Timestamp,
   updated_at: Timestamp,
   stage: StageName,

@@ -25,6 +25,8 @@ export function expandCard(card: CompactCard): Proposal {
     ...rest,
     spouse_name: card.spouse_name ?? null,
     is_release: card.is_release ?? false,
+    kind: card.kind ?? 'call',
+    office: card.office ?? null,
     // The tally alone where the voters are not the caller's to see (S9).
     approvals: approvals ?? { approved: approved_by.length, rejected: rejected_by.length },
     my_vote: card.my_vote ?? null,

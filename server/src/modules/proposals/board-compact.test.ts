@@ -22,6 +22,8 @@ function expand(card: CompactCard, viewerId: number): Proposal {
     ...rest,
     spouse_name: card.spouse_name ?? null,
     is_release: card.is_release ?? false,
+    kind: card.kind ?? 'call',
+    office: card.office ?? null,
     approvals: approvals ?? { approved: approved_by.length, rejected: rejected_by.length },
     my_vote: card.my_vote ?? null,
     interview: interview ? { ...interview, proposal_id: card.id } : null,

@@ -35,6 +35,8 @@ export function toCompactCard(p: Proposal, votes: CardVotes, showVoters = true):
   }
   if (p.spouse_name !== null) card.spouse_name = p.spouse_name
   if (p.is_release) card.is_release = true
+  if (p.kind !== 'call') card.kind = p.kind
+  if (p.office !== null) card.office = p.office
   const cast = votes.get(p.id)
   if (!showVoters) {
     if (cast) card.approvals = { approved: cast.approved_by.length, rejected: cast.rejected_by.length }
