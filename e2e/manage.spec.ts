@@ -6,7 +6,7 @@ test('wards: create with a meeting time and a bishop, then edit', async ({ brows
   const bishop = await createUser(request, admin, unique('Bish'), 'Oduya')
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
   await page.getByRole('link', { name: 'Wards' }).click()
-  await expect(page.getByRole('heading', { name: 'Wards' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'New ward' }).click()
   const dialog = page.getByRole('dialog')
   const name = unique('Willow Creek ')

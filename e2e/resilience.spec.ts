@@ -71,7 +71,7 @@ test('a page whose code never arrives is explained; the navigation still works; 
 
   // The navigation around the failed page is usable.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
-  await expect(page.getByRole('heading', { name: 'Wards' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
   await expect(page.getByRole('heading', { name: FAILED })).toHaveCount(0)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Board' }).click()
   await expect(page.getByRole('heading', { name: FAILED })).toBeVisible({ timeout: 20_000 })
@@ -142,7 +142,7 @@ test('after a deploy removed the old chunks, the client reloads itself once onto
   )
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
-  await expect(page.getByRole('heading', { name: 'Wards' })).toBeVisible({ timeout: 20_000 })
+  await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible({ timeout: 20_000 })
   expect(documentLoads).toBe(1)
   const entry = await page.evaluate(() => document.querySelector('script[type="module"][src]')?.getAttribute('src'))
   expect(entry).toMatch(/\.v2\.js$/)
@@ -164,7 +164,7 @@ test('a lost connection is shown, changes wait for it, and everything recovers',
   await signIn(page)
   await expect(page.getByRole('heading', { name: BOARD })).toBeVisible()
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
-  await expect(page.getByRole('heading', { name: 'Wards' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
   const banner = page.getByText("You're offline — changes will be retried.")
 
   // The browser goes offline: the banner, and a change made meanwhile waits.
