@@ -99,15 +99,26 @@ class Writer {
     // Each device of each recipient gets the inbox text as a push (issue 30): the same recipients, so S9 as the inbox.
     await queuePushes(
       trx,
-      recipients.map((c) => ({
-        user_id: c.id,
-        payload: {
-          title: translator(c.language)(`subject.${wanted.get(c.id)!}`),
-          body: texts.get(c.id)!,
-          url: `/proposals/${proposal.id}`,
-          tag: `proposal-${proposal.id}`,
-        },
-      })),
+      recipients.map((c) => {
+        const t = translator(c.language)
+        const kind = wanted.get(c.id)!
+        const owesVote = kind === 'vote_needed' || kind === 'reminder'
+        return {
+          user_id: c.id,
+          payload: {
+            title: t(`subject.${kind}`),
+            body: texts.get(c.id)!,
+            url: `/proposals/${proposal.id}`,
+            tag: `proposal-${proposal.id}`,
+            ...(owesVote && {
+              actions: [
+                { action: 'approve' as const, title: t('push.approve') },
+                { action: 'reject' as const, title: t('push.reject') },
+              ],
+            }),
+          },
+        }
+      }),
       at,
     )
     if (mailOn) {

@@ -45,6 +45,7 @@ const resources = {
         reminder: 'Reminder: a proposal awaits your vote',
         digest: 'Your daily summary: {{count}} notification(s)',
       },
+      push: { approve: 'Approve', reject: 'Reject' },
       mail: {
         greeting: 'Hello {{name}},',
         open: 'Open the proposal',
@@ -89,6 +90,7 @@ const resources = {
         reminder: 'Recordatorio: una propuesta espera su voto',
         digest: 'Su resumen diario: {{count}} notificación(es)',
       },
+      push: { approve: 'Aprobar', reject: 'Rechazar' },
       mail: {
         greeting: 'Hola {{name}}:',
         open: 'Abrir la propuesta',

@@ -14,6 +14,12 @@ export interface PushPayload {
   url: string
   /** Notifications with the same tag replace each other (one per proposal). */
   tag: string
+  /**
+   * A vote owed (vote_needed, reminder): the notification's two buttons, in
+   * the recipient's language. Tapped, the service worker opens the proposal
+   * and the page casts that vote with its undo (issue 30, one tap).
+   */
+  actions?: { action: 'approve' | 'reject'; title: string }[]
 }
 
 export const toDevice = (row: SubscriptionRow): PushDevice => ({

@@ -70,6 +70,11 @@ describe('push notifications', () => {
         body: payload.body,
         url: `/proposals/${p.id}`,
         tag: `proposal-${p.id}`,
+        // A vote owed: the notification's two buttons (the page casts the vote, with its undo).
+        actions: [
+          { action: 'approve', title: 'Approve' },
+          { action: 'reject', title: 'Reject' },
+        ],
       })
       assert.match(payload.body, /Ada Lovelace as Ward clerk/)
     }
@@ -78,6 +83,47 @@ describe('push notifications', () => {
     assert.throws(() => decryptPush(stranger, service.at(phone.path)[0]!.body))
     await worker.runOnce()
     assert.equal(service.at(phone.path).length, 1, 'sent once')
+  })
+
+  it('only a vote owed carries the Approve and Reject buttons, in the recipient’s language', async () => {
+    const { president } = sp
+    const own = await subscribe(admin.as)
+    const phone = await subscribe(president.as)
+    const speaks = (language: string) =>
+      president.as('PUT', `/api/users/${president.user.id}`, {
+        email: president.user.email,
+        fname: president.user.fname,
+        lname: president.user.lname,
+        language,
+      })
+    assert.equal((await speaks('es')).statusCode, 200)
+    try {
+      const p = await submit(admin.as, ward, { fname: 'Berta', lname: 'Ríos', proposed_calling: 'Ward clerk' })
+      await worker.runOnce()
+      const vote = JSON.parse(decryptPush(phone, service.at(phone.path)[0]!.body))
+      assert.equal(vote.title, 'Una propuesta espera su voto')
+      assert.deepEqual(vote.actions, [
+        { action: 'approve', title: 'Aprobar' },
+        { action: 'reject', title: 'Rechazar' },
+      ])
+      // A comment to the submitter asks for no vote: no buttons.
+      const comment = await president.as('POST', `/api/calling-kanban/proposals/${p.id}/comments`, {
+        proposal_id: p.id,
+        commenter_id: president.user.id,
+        comment_text: 'Buena idea',
+      })
+      assert.equal(comment.statusCode, 201, comment.body)
+      await worker.runOnce()
+      const [note] = service.at(own.path)
+      assert.ok(note, 'the submitter got the comment')
+      const payload = JSON.parse(decryptPush(own, note.body))
+      assert.equal(payload.url, `/proposals/${p.id}`)
+      assert.equal('actions' in payload, false)
+    } finally {
+      await speaks('en')
+      await admin.as('DELETE', `${DEVICES}/${own.id}`)
+      await president.as('DELETE', `${DEVICES}/${phone.id}`)
+    }
   })
 
   it('S9 as the inbox: a high councilor’s device gets nothing about a proposal at sp_approval, nor the submitter about their own', async () => {
