@@ -130,6 +130,7 @@ function proposal(
     ward_id,
     submitter,
     is_release,
+    kind: is_release ? ('release' as const) : ('call' as const),
     stage,
     stage_changed_at: changed,
     submitted_at: submitted,

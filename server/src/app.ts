@@ -26,6 +26,7 @@ import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 import metricsPlugin from './modules/ops/metrics.ts'
+import { buildSerializer } from './serializer.ts'
 
 export interface AppDeps {
   config: Config
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // A "__proto__" or "constructor" key is an ignored unknown property, not a decode error (S1).
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)

@@ -3,17 +3,19 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /**
  * Conditional GET for a JSON answer (RFC 9110 §8.8.3, §13.1.2): the ETag is a
- * hash of the answer itself, so it changes exactly when something the caller
+ * hash of the answer's bytes, so it changes exactly when something the caller
  * can see changes, and every instance of the service computes the same one
  * from the same data (nothing is kept in memory between requests). Weak, as
  * the bytes differ with the compression chosen. When `If-None-Match` names
- * it, the answer is a 304 without a body; otherwise `body` is sent with it.
+ * it, the answer is a 304 without a body; otherwise the bytes hashed are the
+ * bytes sent: the body is serialised once, by the route's response schema.
  */
-export function sendWithEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T): T | FastifyReply {
-  const tag = `W/"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27)}"`
+export function sendWithEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T): FastifyReply {
+  const json = String(reply.serialize(body))
+  const tag = `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`
   reply.header('ETag', tag)
   if (matches(request.headers['if-none-match'], tag)) return reply.code(304).send()
-  return body
+  return reply.type('application/json; charset=utf-8').send(json)
 }
 
 /** Weak comparison against an If-None-Match list (`*` matches any current answer). */
