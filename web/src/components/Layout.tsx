@@ -11,10 +11,11 @@ import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
 import { NotificationBell } from './NotificationBell'
 import { TabBar } from './TabBar'
+import { loadAccountMenu } from '../preload'
 
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
-const AccountMenu = lazy(() => import('./AccountMenu'))
+const AccountMenu = lazy(loadAccountMenu)
 import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
 
 export function Layout({ children }: { children: ReactNode }) {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import i18next from 'i18next'
-import { formatDate, formatDateTime, formatMinutes, formatMonth } from './format.ts'
+import { dateFormat, formatDate, formatDateTime, formatMinutes, formatMonth, listFormat } from './format.ts'
 
 describe('formatting in the current language', () => {
   before(async () => {
@@ -29,5 +29,18 @@ describe('formatting in the current language', () => {
     assert.equal(formatDate(null), '—')
     assert.equal(formatDateTime('not a date'), 'not a date')
     assert.equal(formatMinutes(undefined), '—')
+  })
+
+  it('makes each formatter once per language and options, and a language change gets its own', async () => {
+    await i18next.changeLanguage('en')
+    const english = dateFormat({ dateStyle: 'medium' })
+    assert.equal(dateFormat({ dateStyle: 'medium' }), english, 'the same formatter again')
+    assert.notEqual(dateFormat({ dateStyle: 'full' }), english)
+    assert.equal(listFormat('en'), listFormat('en'))
+    assert.equal(listFormat('en').format(['Ann Lee', 'Bo Park', 'Cy Diaz']), 'Ann Lee, Bo Park, and Cy Diaz')
+    await i18next.changeLanguage('es')
+    assert.notEqual(dateFormat({ dateStyle: 'medium' }), english)
+    assert.equal(listFormat().format(['Ann Lee', 'Bo Park', 'Cy Diaz']), 'Ann Lee, Bo Park y Cy Diaz')
+    await i18next.changeLanguage('en')
   })
 })

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next'
 import type { AuditEntry } from '../../api/audit'
+import { dateFormat } from '../../i18n/format'
 
 type Translate = TFunction<'audit'>
 
@@ -37,13 +38,13 @@ export function describeEntry(entry: AuditEntry, t: Translate, names: Names): st
   const stage = (value: unknown) => t(`audit:stages.${text(value)}`, { defaultValue: text(value) })
   const time = (value: unknown) =>
     typeof value === 'string'
-      ? new Intl.DateTimeFormat(names.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value))
+      ? dateFormat({ dateStyle: 'medium', timeStyle: 'short' }, names.language).format(new Date(value))
       : ''
   const month = () => {
     const year = num(d.year)
     const m = num(d.month)
     if (year === null || m === null) return ''
-    return new Intl.DateTimeFormat(names.language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    return dateFormat({ month: 'long', year: 'numeric', timeZone: 'UTC' }, names.language).format(
       new Date(Date.UTC(year, m - 1, 1)),
     )
   }

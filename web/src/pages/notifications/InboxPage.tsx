@@ -7,14 +7,13 @@ import { Pagination } from '../../components/Pagination'
 import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import '../../components/notifications.css'
+import { dateFormat } from '../../i18n/format'
 
 function InboxItem({ n }: { n: Notification }) {
   const { t, i18n } = useTranslation('notifications')
   const markRead = useMarkRead()
   const unread = n.read_at === null
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(n.created_at),
-  )
+  const when = dateFormat({ dateStyle: 'medium', timeStyle: 'short' }, i18n.language).format(new Date(n.created_at))
   return (
     <li className={`inbox-item${unread ? ' unread' : ''}`} data-testid={`notification-${n.id}`}>
       <div className="inbox-body">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { DELIVERIES_PAGE, useWebhookDeliveries, type Webhook, type WebhookDelivery } from '../../api/webhooks'
 import { Dialog } from '../../components/Dialog'
 import { Empty, ErrorMessage, Loading } from '../../components/ui'
+import { dateFormat } from '../../i18n/format'
 
 /** A delivery's state in plain words. */
 function statusKey(d: WebhookDelivery): string {
@@ -26,7 +27,7 @@ export function DeliveriesDialog({
   const deliveries = useWebhookDeliveries(webhook?.id ?? null, page)
   const when = (iso: string | null) =>
     iso
-      ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso))
+      ? dateFormat({ dateStyle: 'medium', timeStyle: 'medium' }, i18n.language).format(new Date(iso))
       : t('deliveries.none')
   const pages = Math.max(1, Math.ceil((deliveries.data?.total ?? 0) / DELIVERIES_PAGE))
   const answer = (d: WebhookDelivery) =>
