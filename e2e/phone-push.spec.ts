@@ -221,3 +221,107 @@ test('the service worker shows a push as a notification (DevTools ServiceWorker.
     .toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: payload.url }])
   await page.context().close()
 })
+
+test('Approve on a vote’s notification opens the proposal and casts it, with its undo; a link alone never votes', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000)
+  const admin = await adminApi(request)
+  const me = await admin.req('GET', '/api/auth/me')
+  const giveBack = await seatInPresidency(admin, me.id)
+  const ward = await createWard(admin, unique('Push ward '))
+  const made: number[] = []
+  const votesOn = async (id: number) =>
+    (await admin.req('GET', `/api/calling-kanban/proposals/${id}/approvals`)).map((v: any) => [
+      v.approver_id,
+      v.approved,
+    ])
+  try {
+    const submit = async (fname: string) => {
+      const p = await admin.req('POST', '/api/calling-kanban/proposals', {
+        fname,
+        lname: 'Okafor',
+        proposed_calling: 'Ward clerk',
+        ward_id: ward.id,
+      })
+      made.push(p.id)
+      return p
+    }
+    const tapped = await submit(unique('Lena'))
+    const linked = await submit(unique('Omar'))
+    const page = await phonePage(browser, 'allow')
+    await page.context().grantPermissions(['notifications'])
+    await signIn(page)
+    // Once the service worker controls the page, it is the window a notification opens into.
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await page.reload()
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+
+    const cdp = await page.context().newCDPSession(page)
+    const registrations: { registrationId: string }[] = []
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations))
+    await cdp.send('ServiceWorker.enable')
+    await expect.poll(() => registrations.length).toBeGreaterThan(0)
+    await cdp.send('ServiceWorker.deliverPushMessage', {
+      origin: new URL(page.url()).origin,
+      registrationId: registrations[0]!.registrationId,
+      data: JSON.stringify({
+        title: 'A proposal awaits your vote',
+        body: `Your vote is needed: ${tapped.fname} Okafor.`,
+        url: `/proposals/${tapped.id}`,
+        tag: `proposal-${tapped.id}`,
+        actions: [
+          { action: 'approve', title: 'Approve' },
+          { action: 'reject', title: 'Reject' },
+        ],
+      }),
+    })
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) =>
+            (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title),
+          ),
+        ),
+      )
+      .toEqual([['Approve', 'Reject']])
+
+    // The tap on "Approve", as the browser delivers it to the service worker.
+    const [worker] = page.context().serviceWorkers()
+    await worker!.evaluate(async () => {
+      const scope = self as any
+      const [notification] = await scope.registration.getNotifications()
+      scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification, action: 'approve' }))
+    })
+    await expect(page).toHaveURL(new RegExp(`/proposals/${tapped.id}\\?from=push$`))
+    const bar = page.getByTestId('push-vote')
+    await expect(bar).toContainText('Approving in 5 s')
+    await expect(page.getByTestId('push-vote-status')).toHaveText(new RegExp(`You approved ${tapped.fname} Okafor`), {
+      timeout: 15_000,
+    })
+    expect(await votesOn(tapped.id)).toEqual([[me.id, true]])
+    const axe = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([])
+
+    // The same page reached by a link: the vote owed is one tap away, but nothing is cast by opening it.
+    await page.goto(`/proposals/${linked.id}?from=push`)
+    const linkedBar = page.getByTestId('push-vote')
+    await expect(linkedBar.getByRole('button', { name: `Approve ${linked.fname} Okafor` })).toBeVisible()
+    await page.waitForTimeout(3000)
+    expect(await votesOn(linked.id)).toEqual([])
+    await linkedBar.getByRole('button', { name: `Reject ${linked.fname} Okafor` }).click()
+    await expect(linkedBar).toContainText('Rejecting in 5 s')
+    await linkedBar.getByRole('button', { name: `Undo ${linked.fname} Okafor` }).click()
+    await expect(page.getByTestId('push-vote-status')).toHaveText(`Your vote on ${linked.fname} Okafor was not sent.`)
+    await page.waitForTimeout(6000)
+    expect(await votesOn(linked.id)).toEqual([])
+    await page.context().close()
+  } finally {
+    for (const id of made) await admin.req('DELETE', `/api/calling-kanban/proposals/${id}`)
+    await admin.req('DELETE', `/api/wards/${ward.id}`)
+    await giveBack()
+  }
+})

@@ -2,6 +2,14 @@
 import { cleanupOutdatedCaches, precacheAndRoute, PrecacheFallbackPlugin } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { NetworkOnly } from 'workbox-strategies'
+import {
+  CLAIM_PUSH_VOTE,
+  openedFromPush,
+  proposalOfUrl,
+  PUSH_VOTE_TTL_MS,
+  voteOfAction,
+  type ClaimPushVote,
+} from './pwa/pushVote'
 
 declare const self: ServiceWorkerGlobalScope
 
@@ -35,8 +43,20 @@ registerRoute(
 precacheAndRoute(self.__WB_MANIFEST)
 cleanupOutdatedCaches()
 
+/** Votes tapped on a notification, by proposal, until the page opened for them claims them (pwa/pushVote.ts). */
+const tappedVotes = new Map<number, { approved: boolean; at: number; claimed(): void }>()
+
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting()
+  const data = event.data as { type?: string } | null
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting()
+  if (data?.type === CLAIM_PUSH_VOTE && event.ports[0]) {
+    const proposal = (data as ClaimPushVote).proposal
+    const tapped = tappedVotes.get(proposal)
+    tappedVotes.delete(proposal)
+    const fresh = tapped && Date.now() - tapped.at < PUSH_VOTE_TTL_MS
+    event.ports[0].postMessage({ approved: fresh ? tapped.approved : null })
+    tapped?.claimed()
+  }
 })
 
 /** What a push carries (server/src/modules/push/push.repository.ts PushPayload). */
@@ -45,12 +65,15 @@ interface PushPayload {
   body?: string
   url?: string
   tag?: string
+  /** A vote owed: Approve and Reject, in the recipient's language. */
+  actions?: { action?: unknown; title?: unknown }[]
 }
 
 /**
  * Push notifications (issue 30): a push from the server shows a notification
- * with its text; tapping it opens (or focuses) the app on the proposal. The
- * payload is decrypted by the browser; nothing of it is kept here.
+ * with its text; tapping it opens (or focuses) the app on the proposal. A vote
+ * owed has Approve and Reject buttons: the page opened casts the one tapped,
+ * with an undo. The payload is decrypted by the browser; nothing of it is kept here.
  */
 self.addEventListener('push', (event) => {
   let data: PushPayload
@@ -60,30 +83,49 @@ self.addEventListener('push', (event) => {
     data = { body: event.data?.text() }
   }
   const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/'
-  event.waitUntil(
-    self.registration.showNotification(data.title || 'Stake Administration', {
-      body: data.body ?? '',
-      tag: data.tag,
-      icon: '/icon-192.png',
-      badge: '/icon-192.png',
-      data: { url },
-    }),
-  )
+  const actions = (Array.isArray(data.actions) ? data.actions : [])
+    .filter((a) => voteOfAction(String(a?.action)) !== null && typeof a.title === 'string')
+    .map((a) => ({ action: String(a.action), title: String(a.title) }))
+  // `actions` is in the standard but not yet in TypeScript's NotificationOptions.
+  const options: NotificationOptions & { actions?: { action: string; title: string }[] } = {
+    body: data.body ?? '',
+    tag: data.tag,
+    icon: '/icon-192.png',
+    badge: '/icon-192.png',
+    data: { url },
+    ...(actions.length > 0 && proposalOfUrl(url) !== null ? { actions } : {}),
+  }
+  event.waitUntil(self.registration.showNotification(data.title || 'Stake Administration', options))
 })
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close()
-  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? '/', self.location.origin).href
+  const url = new URL((event.notification.data as { url?: string } | null)?.url ?? '/', self.location.origin)
+  const path = `${url.pathname}${url.search}`
+  const proposal = proposalOfUrl(path)
+  const approved = voteOfAction(event.action)
+  let claimed: Promise<void> = Promise.resolve()
+  if (proposal !== null && approved !== null) {
+    claimed = new Promise((resolve) => tappedVotes.set(proposal, { approved, at: Date.now(), claimed: resolve }))
+  }
   event.waitUntil(
     (async () => {
-      const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
-      const same = open.find((c) => new URL(c.url).origin === self.location.origin)
-      if (same) {
-        await same.focus()
-        if ('navigate' in same) await (same as WindowClient).navigate(url)
-        return
-      }
-      await self.clients.openWindow(url)
+      await openPage(new URL(openedFromPush(path), self.location.origin).href)
+      // The worker stays alive until the page has taken the vote (or it is too old to take).
+      await Promise.race([claimed, new Promise((resolve) => setTimeout(resolve, PUSH_VOTE_TTL_MS))])
+      if (proposal !== null) tappedVotes.delete(proposal)
     })(),
   )
 })
+
+/** Shows `href` in the app's open window when there is one, else in a new one. */
+async function openPage(href: string): Promise<void> {
+  const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true })
+  const same = open.find((c) => new URL(c.url).origin === self.location.origin)
+  const navigated = same ? await same.navigate(href).catch(() => null) : null
+  if (navigated) {
+    await navigated.focus().catch(() => undefined)
+    return
+  }
+  await self.clients.openWindow(href)
+}

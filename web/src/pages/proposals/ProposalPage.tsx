@@ -19,6 +19,7 @@ import { InterviewSection } from './InterviewSection'
 import { HistorySection } from './HistorySection'
 import { DeclineProposalDialog, DeleteProposalDialog } from './ProposalConfirmations'
 import { PresentedProgress } from '../sustainings/PresentedProgress'
+import { PushVoteBar } from './PushVoteBar'
 
 function StageTrack({ p }: { p: Proposal }) {
   const { t } = useTranslation('proposal')
@@ -142,6 +143,7 @@ export default function ProposalPage() {
       />
       <StageTrack p={p} />
       <PresentedProgress proposal={p} className="lead" />
+      {!p.is_release && <PushVoteBar proposal={p} />}
 
       <div className="proposal-grid">
         <div className="stack">

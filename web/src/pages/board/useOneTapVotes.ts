@@ -1,0 +1,96 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { ApiError } from '../../api/client'
+import { useQuickVote } from '../../api/proposals'
+import type { Stage } from '../../api/types'
+
+/** How long a one-tap vote waits, undoable, before it is sent. */
+export const UNDO_SECONDS = 5
+
+interface Waiting {
+  approved: boolean
+  name: string
+  from: Stage
+  timer: ReturnType<typeof setTimeout>
+}
+
+/**
+ * One-tap votes with an undo (issue 30): a tapped vote waits UNDO_SECONDS,
+ * then is sent; "Undo" in that time forgets it (nothing reached the server,
+ * so nobody was notified and nothing moved). Leaving the page or closing it
+ * sends the waiting votes at once. What happened is said in a status line:
+ * the vote, and whether it moved the proposal on (an auto-advance).
+ */
+export function useOneTapVotes() {
+  const { t } = useTranslation('board')
+  const vote = useQuickVote()
+  const waiting = useRef(new Map<number, Waiting>())
+  const [shown, setShown] = useState<Record<number, boolean>>({})
+  const [said, setSaid] = useState('')
+
+  const send = useCallback(
+    (id: number) => {
+      const w = waiting.current.get(id)
+      if (!w) return
+      clearTimeout(w.timer)
+      waiting.current.delete(id)
+      setShown(({ [id]: _gone, ...rest }) => rest)
+      const what = w.approved ? 'approved' : 'rejected'
+      vote(id, w.approved).then(
+        ({ stage }) =>
+          setSaid(
+            stage && stage !== w.from
+              ? t(`needsMe.quick.${what}Moved`, { name: w.name, stage: t(`stages.${stage}`) })
+              : t(`needsMe.quick.${what}Sent`, { name: w.name }),
+          ),
+        (err: unknown) =>
+          setSaid(
+            t('needsMe.quick.failed', {
+              name: w.name,
+              reason: err instanceof ApiError ? err.message : t('needsMe.quick.offline'),
+            }),
+          ),
+      )
+    },
+    [t, vote],
+  )
+
+  const tap = useCallback(
+    (id: number, name: string, from: Stage, approved: boolean) => {
+      const timer = setTimeout(() => send(id), UNDO_SECONDS * 1000)
+      waiting.current.set(id, { approved, name, from, timer })
+      setShown((s) => ({ ...s, [id]: approved }))
+      setSaid('')
+    },
+    [send],
+  )
+
+  const undo = useCallback(
+    (id: number) => {
+      const w = waiting.current.get(id)
+      if (!w) return
+      clearTimeout(w.timer)
+      waiting.current.delete(id)
+      setShown(({ [id]: _gone, ...rest }) => rest)
+      setSaid(t('needsMe.quick.undone', { name: w.name }))
+    },
+    [t],
+  )
+
+  // A waiting vote is never lost: sent when the page goes away or the tab closes.
+  useEffect(() => {
+    const list = waiting.current
+    const flush = () => {
+      for (const id of [...list.keys()]) send(id)
+    }
+    window.addEventListener('pagehide', flush)
+    return () => {
+      window.removeEventListener('pagehide', flush)
+      flush()
+    }
+  }, [send])
+
+  return { shown, said, tap, undo }
+}
+
+export type OneTapVotes = ReturnType<typeof useOneTapVotes>

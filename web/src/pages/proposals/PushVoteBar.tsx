@@ -1,0 +1,70 @@
+import { useEffect, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useSearchParams } from 'react-router'
+import { isVotingStage, type Proposal } from '../../api/types'
+import { useMe } from '../../auth/AuthProvider'
+import { canVote } from '../../auth/roles'
+import { claimPushVote } from '../../pwa/pushVote'
+import { UNDO_SECONDS, useOneTapVotes } from '../board/useOneTapVotes'
+
+/**
+ * The proposal's page opened from a push notification (`?from=push`, issue
+ * 30): at the top, the vote owed, one tap each way with the undo of "Needs
+ * me". When the notification's own Approve or Reject button was tapped, the
+ * service worker hands that choice over (pwa/pushVote.ts) and it starts at
+ * once, undoable. Nothing shows when no vote is owed.
+ */
+export function PushVoteBar({ proposal: p }: { proposal: Proposal }) {
+  const { t } = useTranslation('board')
+  const [params] = useSearchParams()
+  const me = useMe()
+  const votes = useOneTapVotes()
+  const fromPush = params.get('from') === 'push'
+  const owed = isVotingStage(p.stage) && canVote(me, p) && p.my_vote === null
+  const name = `${p.fname} ${p.lname}`
+  const claimed = useRef(false)
+  const { tap } = votes
+
+  useEffect(() => {
+    if (!fromPush || !owed || claimed.current) return
+    claimed.current = true
+    void claimPushVote(p.id).then((approved) => {
+      if (approved !== null) tap(p.id, name, p.stage, approved)
+    })
+  }, [fromPush, owed, p.id, p.stage, name, tap])
+
+  const waiting = votes.shown[p.id]
+  if (!fromPush || (!owed && waiting === undefined && votes.said === '')) return null
+  return (
+    <section className="card push-vote" aria-labelledby="push-vote-h" data-testid="push-vote">
+      <h2 id="push-vote-h">{t('needsMe.quick.pushTitle')}</h2>
+      <p role="status" className="small" data-testid="push-vote-status">
+        {votes.said}
+      </p>
+      {waiting === undefined ? (
+        owed && (
+          <div className="button-row">
+            <button type="button" className="button" onClick={() => tap(p.id, name, p.stage, true)}>
+              {t('needsMe.quick.approve')}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+            <button type="button" className="button" onClick={() => tap(p.id, name, p.stage, false)}>
+              {t('needsMe.quick.reject')}
+              <span className="visually-hidden"> {name}</span>
+            </button>
+          </div>
+        )
+      ) : (
+        <p>
+          <span className="quick-waiting">
+            {t(waiting ? 'needsMe.quick.approving' : 'needsMe.quick.rejecting', { seconds: UNDO_SECONDS })}
+          </span>{' '}
+          <button type="button" className="button" onClick={() => votes.undo(p.id)}>
+            {t('needsMe.quick.undo')}
+            <span className="visually-hidden"> {name}</span>
+          </button>
+        </p>
+      )}
+    </section>
+  )
+}
