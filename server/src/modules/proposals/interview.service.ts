@@ -10,6 +10,7 @@ import { lockProposal, rolesOf, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { record } from '../../events/record.ts'
+import { effectivePermissionsOf } from '../users/permissions.repository.ts'
 
 /** RFC 3339 (already checked by the schema) to UTC; a leap second or a year past 9999 is a 422. */
 function toIso(value: string, field: string): string {
@@ -54,6 +55,14 @@ export class InterviewService {
           'A member of the stake presidency interviews for an ordination',
           'not_presidency',
         )
+      // S10 (docs/api-reference.md §13): an interviewer who cannot see the proposal cannot hold its interview.
+      const interviewerView = {
+        id: interviewerId,
+        permissions: await effectivePermissionsOf(trx, interviewerId),
+        roles: await rolesOf(trx, interviewerId),
+      }
+      if (!canSee(interviewerView, proposal))
+        throw invalid(['query', 'interviewer_id'], 'The interviewer cannot see this proposal', 'not_visible')
       const now = this.ctx.clock.iso()
       const row = await repo.upsertInterview(
         trx,

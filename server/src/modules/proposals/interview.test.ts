@@ -85,6 +85,21 @@ describe('interviews', () => {
       assert.deepEqual(leap.json().detail[0].loc, ['query', 'scheduled_for'])
     })
 
+    it('returns 422 for an interviewer who cannot see the proposal (S10), and assigns nobody', async () => {
+      const p = await atInterview()
+      const stranger = await createUser(t) // no seat, no permission: sees no proposal of this ward
+      const otherBishop = await bishopOf(t, await createWard(t.database.db))
+      for (const id of [stranger.id, otherBishop.user.id]) {
+        const res = await schedule(p.id, `interviewer_id=${id}`)
+        assert.equal(res.statusCode, 422, res.body)
+        assert.deepEqual(res.json().detail[0].loc, ['query', 'interviewer_id'])
+        assert.equal(res.json().detail[0].msg, 'The interviewer cannot see this proposal')
+      }
+      assert.equal((await bishop.as('GET', `${URL}/${p.id}/interview`)).statusCode, 404, 'no interview was made')
+      // The ward's own bishop sees it, so he may interview.
+      assert.equal((await schedule(p.id, `interviewer_id=${bishop.user.id}`)).statusCode, 200)
+    })
+
     it('returns 403 without proposals.manage', async () => {
       const p = await atInterview()
       const res = await bishop.as('POST', `${URL}/${p.id}/interview?interviewer_id=${interviewer.user.id}`)
