@@ -2,7 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { ApiError } from './api/client'
+import { ApiError, startBootRefresh } from './api/client'
 import { AuthProvider } from './auth/AuthProvider'
 import { NoticeProvider } from './components/Notice'
 import { App } from './App'
@@ -25,6 +25,7 @@ const queryClient = new QueryClient({
   },
 })
 
+startBootRefresh()
 watchConnection()
 registerServiceWorkerAfterLoad()
 

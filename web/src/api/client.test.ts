@@ -14,6 +14,8 @@ import {
   refreshAccessToken,
   reportClientError,
   setAccessToken,
+  startBootRefresh,
+  takeBootRefresh,
 } from './client.ts'
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>
@@ -55,6 +57,19 @@ describe('api client', () => {
     assert.equal(calls.filter((c) => c.url.endsWith('/auth/refresh')).length, 1)
     assert.equal(calls.filter((c) => c.auth === 'Bearer new').length, 4)
     assert.equal(getAccessToken(), 'new')
+  })
+
+  it('sends the page load’s refresh once, before anyone asks for it; the first taker gets it, later ones a new one', async () => {
+    let n = 0
+    install((url) => (url.endsWith('/auth/refresh') ? json(200, { access_token: `t${++n}` }) : json(404, {})))
+    startBootRefresh()
+    startBootRefresh()
+    await new Promise((r) => setTimeout(r, 20)) // answered before React's first effect takes it
+    assert.equal(calls.length, 1, 'sent at once, and once')
+    assert.equal(await takeBootRefresh(), 't1')
+    assert.equal(calls.length, 1, 'taking it sends nothing more')
+    assert.equal(await takeBootRefresh(), 't2', 'a retry refreshes again')
+    assert.equal(calls.length, 2)
   })
 
   it('reports a lost session only when the refresh itself fails', async () => {

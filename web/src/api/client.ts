@@ -249,6 +249,28 @@ export function refreshAccessToken(): Promise<string | null> {
   return refreshInFlight
 }
 
+let bootRefresh: Promise<string | null> | null = null
+
+/**
+ * The page load's silent refresh, sent as soon as the code has loaded (main.tsx),
+ * not after React's first render: on a phone's CPU that render is ~100 ms the
+ * request would otherwise wait for. Only when a session may exist (no probe
+ * that can only fail). AuthProvider takes it with takeBootRefresh().
+ */
+export function startBootRefresh(): void {
+  if (bootRefresh || !sessionMayExist()) return
+  bootRefresh = refreshAccessToken()
+  // Whoever takes it sees a failure; until then it is not an unhandled rejection.
+  bootRefresh.catch(() => {})
+}
+
+/** The refresh startBootRefresh() sent, once; afterwards (or without one) a new refresh. */
+export function takeBootRefresh(): Promise<string | null> {
+  const started = bootRefresh
+  bootRefresh = null
+  return started ?? refreshAccessToken()
+}
+
 type QueryValue = string | number | boolean | null | undefined
 
 export interface RequestOptions {

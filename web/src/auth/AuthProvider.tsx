@@ -20,6 +20,7 @@ import {
   sessionMayExist,
   setAccessToken,
   setSession,
+  takeBootRefresh,
 } from '../api/client'
 import { fetchMe, readMe, writeMe } from '../api/me'
 import { forgetThisDevice } from '../api/push'
@@ -112,15 +113,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         return
       }
       try {
-        const token = await refreshAccessToken()
+        // The first attempt takes the refresh main.tsx sent before the first render.
+        const token = await (bootAttempt === 0 ? takeBootRefresh() : refreshAccessToken())
         if (cancelled) return
         if (!token) {
           setStatus('anonymous')
           return
         }
-        preloadFirstScreen()
-        // The board's data together with the profile, not after it (issue 30).
+        // The board's data together with the profile, not after it (issue 30), and before the code
+        // preloads, which each take the main thread a moment on a phone.
         if (headedToBoard()) prefetchBoard(queryClient)
+        preloadFirstScreen()
         const profile = await fetchMe()
         if (cancelled) return
         adoptAccountLanguage(profile)
@@ -175,11 +178,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const beginSession = useCallback(
     async (tok: TokenResponse) => {
-      preloadFirstScreen()
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
       if (headedToBoard()) prefetchBoard(queryClient)
+      preloadFirstScreen()
       setSessionExpired(false)
       setIdleSignOut(false)
       setBootError(null)
