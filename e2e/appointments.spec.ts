@@ -195,3 +195,48 @@ test('the interviews page: weekly times saved, a booking link made for a free in
   await expectAccessible(page, 'interviews page')
   await page.context().close()
 })
+
+test('a proposal’s interview: a booking link from the proposal page; the booking sets the interview’s time', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const ivan = await interviewer(request, admin)
+  const ward = await createWard(admin, unique('Booking ward '))
+  const proposal = await admin.req('POST', '/api/calling-kanban/proposals', {
+    fname: unique('Rhea'),
+    lname: 'Booker',
+    proposed_calling: 'Ward clerk',
+    ward_id: ward.id,
+    is_release: true,
+  })
+  try {
+    // S10: the interviewer must see the proposal.
+    await admin.req('PUT', `/api/users/${ivan.id}/permissions`, { permissions: ['proposals.view'] })
+    await admin.req('POST', `/api/calling-kanban/proposals/${proposal.id}/interview?interviewer_id=${ivan.id}`)
+    const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+    await page.goto(`/proposals/${proposal.id}`)
+    const form = page.getByRole('form', { name: 'Send a booking link' })
+    await expect(form).toContainText(`${proposal.fname} Booker chooses one of ${ivan.fname} Interviewer’s free times`)
+    await form.getByLabel('Length').selectOption('45')
+    await form.getByRole('button', { name: 'Make the link' }).click()
+    const link = form.getByLabel('Booking link', { exact: true })
+    await expect(link).toHaveValue(/\/booking#[A-Za-z0-9_-]{43}$/)
+    await expectAccessible(page, 'proposal page with a booking link')
+
+    // The person books through it; the proposal's interview takes the time.
+    const booking = await phonePage(browser, await link.inputValue())
+    await expect(booking.getByText(new RegExp(`${proposal.fname} Booker, choose a time`))).toBeVisible()
+    await booking.locator('.booking-slot').first().click()
+    await booking.getByRole('button', { name: /^Book / }).click()
+    await expect(booking.getByText('Your interview is booked.')).toBeVisible()
+    const interview = await admin.req('GET', `/api/calling-kanban/proposals/${proposal.id}/interview`)
+    expect(interview.interviewer_id).toBe(ivan.id)
+    expect(interview.scheduled_for).not.toBeNull()
+    await booking.context().close()
+    await page.context().close()
+  } finally {
+    await admin.req('DELETE', `/api/calling-kanban/proposals/${proposal.id}`)
+    await admin.req('DELETE', `/api/wards/${ward.id}`)
+  }
+})

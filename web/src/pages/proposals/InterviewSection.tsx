@@ -7,6 +7,8 @@ import { useMe } from '../../auth/AuthProvider'
 import { useNotify } from '../../components/Notice'
 import { ErrorMessage, Field, formatDateTime, splitError } from '../../components/ui'
 import { UserPicker } from '../../components/UserPicker'
+import { can, isPresidency } from '../../auth/roles'
+import { BookingLink } from './BookingLink'
 
 /** `datetime-local` gives local wall time; the API wants an ISO instant. */
 function localToIso(v: string): string | undefined {
@@ -119,6 +121,9 @@ export function InterviewSection({
             </button>
           </div>
         </form>
+      )}
+      {atInterview && iv && !iv.interview_date && (can(me, 'proposals.manage') || isPresidency(me)) && (
+        <BookingLink proposal={p} interviewer={userName(users.data, iv.interviewer_id)} />
       )}
       {atInterview && iv && (manager || isInterviewer) && (
         <form
