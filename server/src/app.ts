@@ -243,7 +243,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     await app.register(cors, {
       origin: config.corsOrigins,
       credentials: true,
-      exposedHeaders: ['X-Total-Count', 'X-Unread-Count', 'Retry-After'],
+      // ETag: a client on another origin revalidates the board with If-None-Match.
+      exposedHeaders: ['X-Total-Count', 'X-Unread-Count', 'Retry-After', 'ETag'],
     })
   }
   await app.register(swagger, {

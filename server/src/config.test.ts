@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import webPush from 'web-push'
 import { ConfigError, parseConfig } from './config.ts'
 
 describe('configuration from the environment', () => {
@@ -163,6 +164,45 @@ describe('configuration from the environment', () => {
       { SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' },
     ]) {
       assert.throws(() => parseConfig(env), ConfigError, JSON.stringify(env))
+    }
+  })
+
+  it('reads VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither, one P-256 pair, the private key never echoed', () => {
+    const pair = webPush.generateVAPIDKeys()
+    const other = webPush.generateVAPIDKeys()
+    assert.equal(parseConfig({}).vapidKeys, null)
+    assert.deepEqual(
+      parseConfig({ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.privateKey }).vapidKeys,
+      pair,
+    )
+    // Padding is read past and left out again.
+    assert.deepEqual(
+      parseConfig({ VAPID_PUBLIC_KEY: `${pair.publicKey}=`, VAPID_PRIVATE_KEY: ` ${pair.privateKey} ` }).vapidKeys,
+      pair,
+    )
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ VAPID_PUBLIC_KEY: pair.publicKey }, /both or neither/],
+      [{ VAPID_PRIVATE_KEY: pair.privateKey }, /both or neither/],
+      [{ VAPID_PUBLIC_KEY: 'not+base64/url', VAPID_PRIVATE_KEY: pair.privateKey }, /VAPID_PUBLIC_KEY must be/],
+      [{ VAPID_PUBLIC_KEY: pair.privateKey, VAPID_PRIVATE_KEY: pair.privateKey }, /VAPID_PUBLIC_KEY must be/],
+      [{ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: pair.publicKey }, /VAPID_PRIVATE_KEY must be/],
+      [{ VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: 'AAAA' }, /VAPID_PRIVATE_KEY must be/],
+      [
+        { VAPID_PUBLIC_KEY: pair.publicKey, VAPID_PRIVATE_KEY: Buffer.alloc(32).toString('base64url') },
+        /not a valid P-256 private key/,
+      ],
+      [{ VAPID_PUBLIC_KEY: other.publicKey, VAPID_PRIVATE_KEY: pair.privateKey }, /not the public key of/],
+    ]
+    for (const [env, message] of refused) {
+      assert.throws(
+        () => parseConfig(env),
+        (e: Error) =>
+          e instanceof ConfigError &&
+          message.test(e.message) &&
+          !e.message.includes(pair.privateKey) &&
+          !e.message.includes('\n'),
+        JSON.stringify(env),
+      )
     }
   })
 })

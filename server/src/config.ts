@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import net from 'node:net'
 
 /**
@@ -58,6 +59,11 @@ export interface Config {
   argon2: { memoryCost: number; timeCost: number; parallelism: number }
   /** Where the built web client lives; null serves no client. */
   webDist: string | null
+  /**
+   * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url, as web-push writes them): the Web Push key pair,
+   * checked to be one P-256 pair. Null = the pair generated once and kept in the database (push.keys.ts).
+   */
+  vapidKeys: { publicKey: string; privateKey: string } | null
   /** Bearer token a Prometheus scraper sends to GET /metrics; null = no /metrics route at all. */
   metricsToken: string | null
   /** Every wait has a bound (README "Operations"). */
@@ -290,6 +296,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     argon2: PRODUCTION_ARGON2,
     webDist: null,
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    vapidKeys: vapidKeys(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY),
     timeouts: parseTimeouts(env),
   }
 }
@@ -305,6 +312,46 @@ function metricsToken(raw: string | undefined): string | null {
     throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces')
   }
   return raw
+}
+
+/**
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: both or neither (half a pair can
+ * sign nothing a browser accepts). The public key is an uncompressed P-256
+ * point (65 bytes), the private key a 32-byte scalar, and the point must be
+ * the scalar's: a mismatched pair would be refused by every push service only
+ * once a push is sent. The private key is never echoed.
+ */
+function vapidKeys(rawPublic: string | undefined, rawPrivate: string | undefined): Config['vapidKeys'] {
+  const publicText = rawPublic?.trim() ?? ''
+  const privateText = rawPrivate?.trim() ?? ''
+  if (publicText === '' && privateText === '') return null
+  if (publicText === '' || privateText === '') {
+    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: give both or neither')
+  }
+  const decode = (text: string) => (/^[A-Za-z0-9_-]+={0,2}$/.test(text) ? Buffer.from(text, 'base64url') : null)
+  const publicKey = decode(publicText)
+  if (publicKey?.length !== 65 || publicKey[0] !== 0x04) {
+    throw new ConfigError('VAPID_PUBLIC_KEY must be a P-256 public key: 65 bytes in base64url, as web-push writes it')
+  }
+  const privateKey = decode(privateText)
+  if (privateKey?.length !== 32) {
+    throw new ConfigError('VAPID_PRIVATE_KEY must be a P-256 private key: 32 bytes in base64url, as web-push writes it')
+  }
+  let derived: Buffer
+  try {
+    const ecdh = crypto.createECDH('prime256v1')
+    ecdh.setPrivateKey(privateKey)
+    derived = ecdh.getPublicKey()
+  } catch {
+    throw new ConfigError('VAPID_PRIVATE_KEY is not a valid P-256 private key')
+  }
+  if (!crypto.timingSafeEqual(derived, publicKey)) {
+    throw new ConfigError(
+      'VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY: give the two halves of one pair',
+    )
+  }
+  // Re-encoded: unpadded base64url, as browsers and web-push take it.
+  return { publicKey: publicKey.toString('base64url'), privateKey: privateKey.toString('base64url') }
 }
 
 /** WEBHOOK_PORTS: a comma list of ports (1-65535); unset = the web ports 80 and 443. */

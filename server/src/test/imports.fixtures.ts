@@ -6,7 +6,7 @@ import type { TestApp } from './harness.ts'
  * Report files as LCR gives them, made in the test with invented people
  * (docs/api-reference.md §15): CSV (optionally with a BOM and CRLF), a
  * tab-separated paste, and PDFs laid out like LCR's printed reports — a
- * title, the column header on every page, one row per line, a page footer.
+ * title, the column header on every page, the rows, a page footer.
  */
 
 export const MEMBER_LIST_HEADER = ['Name', 'Gender', 'Age', 'Birth Date', 'Phone Number', 'E-mail']
@@ -37,21 +37,28 @@ export function tsv(rows: string[][]): string {
   return rows.map((r) => r.map(quote).join('\t')).join('\n') + '\n'
 }
 
-/** A PDF like LCR's printed report: `rowsPerPage` rows a page, the header repeated, "Page n of m" below. */
+/**
+ * A PDF like LCR's printed report: `rowsPerPage` rows a page, the header
+ * repeated, "Page n of m" below. A "\n" in a cell wraps its text onto the
+ * next line, `lineHeight` below; each row is `padding` above and below its
+ * lines, as a browser prints a table whose cells have padding. The default
+ * (14, no padding) puts every line 14 units apart.
+ */
 export async function lcrPdf(
   title: string,
   header: string[],
   rows: string[][],
-  options: { rowsPerPage?: number; subtitle?: string } = {},
+  options: { rowsPerPage?: number; subtitle?: string; lineHeight?: number; padding?: number } = {},
 ): Promise<Buffer> {
   const doc = await PDFDocument.create()
   const font = await doc.embedFont(StandardFonts.Helvetica)
   const bold = await doc.embedFont(StandardFonts.HelveticaBold)
   const size = 9
   const perPage = options.rowsPerPage ?? 40
-  const widths = header.map((h, i) =>
-    Math.max(bold.widthOfTextAtSize(h, size), ...rows.map((r) => font.widthOfTextAtSize(r[i] ?? '', size))),
-  )
+  const lineHeight = options.lineHeight ?? 14
+  const padding = options.padding ?? 0
+  const widest = (cell: string) => Math.max(...cell.split('\n').map((part) => font.widthOfTextAtSize(part, size)))
+  const widths = header.map((h, i) => Math.max(bold.widthOfTextAtSize(h, size), ...rows.map((r) => widest(r[i] ?? ''))))
   const xs: number[] = []
   let x = 36
   for (const w of widths) {
@@ -74,10 +81,14 @@ export async function lcrPdf(
     page.drawLine({ start: { x: 36, y }, end: { x: pageWidth - 36, y }, thickness: 0.5, color: rgb(0.5, 0.5, 0.5) })
     y -= 12
     for (const row of rows.slice(p * perPage, (p + 1) * perPage)) {
+      y -= padding
+      let lines = 1
       row.forEach((cell, i) => {
-        if (cell) page.drawText(cell, { x: xs[i]!, y, size, font })
+        const parts = cell ? cell.split('\n') : []
+        parts.forEach((part, n) => page.drawText(part, { x: xs[i]!, y: y - n * lineHeight, size, font }))
+        lines = Math.max(lines, parts.length)
       })
-      y -= 14
+      y -= lines * lineHeight + padding
     }
     page.drawText(`Page ${p + 1} of ${pages}`, { x: pageWidth / 2 - 20, y: 24, size: 8, font })
   }

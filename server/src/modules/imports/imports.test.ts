@@ -208,6 +208,85 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
       assert.deepEqual(again.summary.slots, { fill: 0, release: 0, unchanged: 4 })
     })
 
+    it('PDF in: a cell wrapped onto more lines (closer than the row pitch) is one row, also at the top of a page', async () => {
+      const ward = await makeWard()
+      const last = unique('Brackwater')
+      const yw = unique('Young Women Class Presidency ')
+      const eq = unique('Elders Quorum ')
+      const auditor = unique('Stake Auditor ')
+      const coordinator = unique('Sunday School ')
+      const librarian = unique('Librarian ')
+      const rows = [
+        ['Young Women', `${yw}\nFirst Counselor`, `${last}, Maren`, '3 Sep 2024', 'Yes'],
+        ['Primary', librarian, `${last}, Ode`, '', ''],
+        ['Elders Quorum', `${eq}\nPresidency Second\nCounselor`, `${last}, Pim`, '', ''],
+        // The first row of page 2 has no organization: a new row, never the end of the one above.
+        ['', auditor, `${last}, Quill`, '', ''],
+        ['Sunday School', `${coordinator}\nTeacher`, `${last},\nRue Anne`, '1 Mar 2023', ''],
+      ]
+      // Lines 11 apart inside a cell; rows 17 apart (padding 3 above and below), as a browser prints.
+      const pdf = await lcrPdf('Organizations and Callings', CALLINGS_HEADER, rows, {
+        rowsPerPage: 3,
+        lineHeight: 11,
+        padding: 3,
+      })
+      const shown = await preview(pdf, 'application/pdf', `ward_id=${ward.id}`)
+      assert.deepEqual(shown.problems, [])
+      assert.deepEqual(shown.summary, {
+        users: { create: 5, update: 0, unchanged: 0 },
+        callings: { create: 5 },
+        slots: { fill: 5, release: 0, unchanged: 0 },
+        skipped: 0,
+      })
+      const joined = [
+        [1, `${yw} First Counselor`, 'Maren', 'Young Women'],
+        [2, librarian, 'Ode', 'Primary'],
+        [3, `${eq} Presidency Second Counselor`, 'Pim', 'Elders Quorum'],
+        [4, auditor, 'Quill', null],
+        [5, `${coordinator} Teacher`, 'Rue Anne', 'Sunday School'],
+      ]
+      assert.deepEqual(
+        shown.changes.filter((c) => c.target === 'slot').map((c) => [c.row, c.calling, c.fname, c.organization]),
+        joined,
+      )
+      await apply(shown.id)
+      const maren = (await callingNamed(`${yw} First Counselor`))!
+      assert.deepEqual(
+        maren.slots.map((s) => [s.ward_id, s.user?.fname]),
+        [[ward.id, 'Maren']],
+      )
+      assert.deepEqual((await usersNamed(last)).map((u) => u.fname).sort(), [
+        'Maren',
+        'Ode',
+        'Pim',
+        'Quill',
+        'Rue Anne',
+      ])
+    })
+
+    it('PDF in: with every line the same distance apart, a line with an empty first column stays its own row', async () => {
+      const ward = await makeWard()
+      const last = unique('Cobbleway')
+      const yw = unique('Young Women Class Presidency ')
+      const librarian = unique('Librarian ')
+      const rows = [
+        ['Young Women', `${yw}\nFirst Counselor`, `${last}, Maren`, '', ''],
+        ['', librarian, `${last}, Ode`, '', ''],
+      ]
+      const pdf = await lcrPdf('Organizations and Callings', CALLINGS_HEADER, rows)
+      const shown = await preview(pdf, 'application/pdf', `ward_id=${ward.id}`)
+      // "First Counselor" alone is row 2: a calling without a name (vacant), read past as before.
+      assert.deepEqual(
+        shown.changes.filter((c) => c.target === 'slot').map((c) => [c.row, c.calling, c.fname]),
+        [
+          [1, yw, 'Maren'],
+          [3, librarian, 'Ode'],
+        ],
+      )
+      assert.deepEqual(shown.problems, [])
+      assert.deepEqual(shown.summary.users, { create: 2, update: 0, unchanged: 0 })
+    })
+
     it('the report is the truth for the slots it lists; release_missing frees the ward seats it does not list', async () => {
       const ward = await makeWard()
       const last = unique('Fenwick')

@@ -64,7 +64,7 @@ describe('configuration that changes behaviour', () => {
     assert.equal(other.statusCode, 200)
   })
 
-  it('CORS_ORIGINS allows the listed origin with credentials and no other', async () => {
+  it('CORS_ORIGINS allows the listed origin with credentials and no other, and exposes the headers a client reads', async () => {
     const allowed = await proxied.app.inject({
       method: 'OPTIONS',
       url: '/api/auth/me',
@@ -72,6 +72,18 @@ describe('configuration that changes behaviour', () => {
     })
     assert.equal(allowed.headers['access-control-allow-origin'], 'https://client.example')
     assert.equal(allowed.headers['access-control-allow-credentials'], 'true')
+    const read = await proxied.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { origin: 'https://client.example' },
+    })
+    assert.equal(read.headers['access-control-allow-origin'], 'https://client.example')
+    const exposed = String(read.headers['access-control-expose-headers'])
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+    for (const header of ['etag', 'x-total-count', 'x-unread-count', 'retry-after']) {
+      assert.ok(exposed.includes(header), `${header} in ${exposed.join(', ')}`)
+    }
     const refused = await proxied.app.inject({
       method: 'GET',
       url: '/api/health',

@@ -14,13 +14,16 @@ const known = new WeakMap<Kysely<DB>, Promise<VapidKeys>>()
 
 /**
  * The deployment's VAPID key pair (RFC 8292), kept like the JWT secret
- * (modules/auth/bootstrap.ts): generated once, stored in `app_settings`,
- * shared by every instance on the database. One row holds both halves, so two
+ * (modules/auth/bootstrap.ts): the pair in VAPID_PUBLIC_KEY and
+ * VAPID_PRIVATE_KEY when the operator gives one (checked in config.ts; then
+ * nothing is stored), else generated once, stored in `app_settings`, shared
+ * by every instance on the database. One row holds both halves, so two
  * instances starting together cannot end with halves of different pairs
  * (insert-if-absent, then read: the first writer wins). Deployment-wide: a
  * browser subscribed in any stake accepts pushes signed by this key.
  */
-export function vapidKeys(db: Kysely<DB>): Promise<VapidKeys> {
+export function vapidKeys(db: Kysely<DB>, config: Pick<Config, 'vapidKeys'>): Promise<VapidKeys> {
+  if (config.vapidKeys) return Promise.resolve(config.vapidKeys)
   let keys = known.get(db)
   if (!keys) {
     keys = (async () => {

@@ -26,7 +26,7 @@ export class PushService {
   constructor(private readonly ctx: AppContext) {}
 
   async key(): Promise<{ public_key: string }> {
-    return { public_key: (await vapidKeys(this.ctx.db)).publicKey }
+    return { public_key: (await vapidKeys(this.ctx.db, this.ctx.config)).publicKey }
   }
 
   async list(actor: Actor): Promise<PushDevice[]> {

@@ -4,6 +4,7 @@ import { ALL_PERMISSIONS, signedIn, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { createWard, highCouncilors, presidency, submit } from '../../test/proposals.fixtures.ts'
 import { decryptPush, newDevice, startPushService, verifyVapid } from '../../test/push.fixtures.ts'
+import webPush from 'web-push'
 import { PushWorker } from './push.worker.ts'
 
 const DEVICES = '/api/notifications/push/devices'
@@ -256,5 +257,41 @@ describe('push notifications: only public https push services', () => {
       const res = await user.as('POST', DEVICES, newDevice(endpoint).body)
       assert.equal(res.statusCode, 422, `${endpoint}: ${res.body}`)
     }
+  })
+})
+
+describe('push notifications: the key pair from the environment', () => {
+  const pair = webPush.generateVAPIDKeys()
+  const t = useTestApp({
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    VAPID_PUBLIC_KEY: pair.publicKey,
+    VAPID_PRIVATE_KEY: pair.privateKey,
+  })
+  let service: Awaited<ReturnType<typeof startPushService>>
+  before(async () => {
+    service = await startPushService()
+  })
+  after(() => service.close())
+
+  it('VAPID_PUBLIC_KEY is the key the browser gets and pushes are signed with its pair; nothing is stored', async () => {
+    const user = await signedIn(t)
+    const res = await user.as('GET', '/api/notifications/push/key')
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual(res.json(), { public_key: pair.publicKey })
+
+    const path = `/${unique('push')}`
+    const device = newDevice(service.url(path))
+    const saved = await user.as('POST', DEVICES, { ...device.body, label: 'Phone' })
+    assert.equal(saved.statusCode, 201, saved.body)
+    const test = await user.as('POST', `${DEVICES}/${saved.json().id}/test`)
+    assert.deepEqual(test.json(), { outcome: 'sent' })
+    verifyVapid(service.at(path).at(-1)!.headers.authorization, pair.publicKey, service.url(path))
+
+    const stored = await t.database.db
+      .selectFrom('app_settings')
+      .select('key')
+      .where('key', '=', 'vapid_keys')
+      .execute()
+    assert.deepEqual(stored, [])
   })
 })

@@ -15,7 +15,10 @@ export interface PushDeps {
   db: Kysely<DB>
   dialect: Dialect
   clock: Clock
-  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'webhookAllowPrivate' | 'webhookPorts' | 'webhookTimeoutMs'>
+  config: Pick<
+    Config,
+    'publicUrl' | 'mailFrom' | 'vapidKeys' | 'webhookAllowPrivate' | 'webhookPorts' | 'webhookTimeoutMs'
+  >
   log?: JobLog
 }
 
@@ -82,7 +85,7 @@ export class PushWorker {
     if (!device) return 'gone' // removed meanwhile: its pushes went with it
     let result: PostResult
     try {
-      const keys = await vapidKeys(db)
+      const keys = await vapidKeys(db, config)
       const request = webPush.generateRequestDetails(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
         row.payload,
