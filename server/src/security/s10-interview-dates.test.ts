@@ -4,6 +4,7 @@ import { useTestApp } from '../test/harness.ts'
 import { signedIn } from '../test/factories.ts'
 import { expectError, locs } from '../test/callings.fixtures.ts'
 import { bishopOf, createWard, seated, submit } from '../test/proposals.fixtures.ts'
+import { replaceDirectPermissions } from '../modules/users/permissions.repository.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
@@ -47,8 +48,10 @@ describe('S10 interview dates and interviewers', () => {
   })
 
   it('an assigned interviewer who cannot see the proposal cannot complete it (404); one who can, may', async () => {
-    const stranger = await signedIn(t)
+    // Assigned while he could see it (scheduling refuses anyone else), then his permission went.
+    const stranger = await signedIn(t, { permissions: ['proposals.view'] })
     const hidden = await atInterview(stranger.user.id)
+    await replaceDirectPermissions(t.database.db, stranger.user.id, [])
     expectError(await stranger.as('POST', `${URL}/${hidden.id}/interview/complete`), 404, 'not_found')
     assert.equal(await stageOf(hidden.id), 'interview')
 

@@ -6,6 +6,7 @@ import { useTestApp } from '../../test/harness.ts'
 import { bishopOf, createWard, move, presidency, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
 import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
 import type { FastifyTypebox } from '../../http.ts'
+import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
@@ -116,10 +117,12 @@ describe('GET /actions', () => {
     assert.deepEqual(await itemsOn(interviewer, p.id), [])
   })
 
-  it('leaves out an interview assigned to someone who cannot see the proposal', async () => {
-    const outsider = await signedIn(t) // no permission, no seat
+  it('leaves out an interview assigned to someone who can no longer see the proposal', async () => {
+    // Assigned while he could see it (S10 refuses anyone else), then his permission went.
+    const outsider = await signedIn(t, { permissions: ['proposals.view'] })
     const p = await submit(bishop.as, ward, { is_release: true })
     assert.equal((await schedule(p.id, outsider.user.id)).statusCode, 200)
+    await replaceDirectPermissions(t.database.db, outsider.user.id, [])
     assert.deepEqual((await actions(outsider)).items, [])
   })
 
