@@ -242,6 +242,8 @@ for (const size of [DESKTOP, PHONE]) {
       const ward = await createWard(admin, unique('Distrito Oeste '))
       const interviewer = await createUser(request, admin, 'Elena', unique('Entrevista'))
       const r = await releaseAtInterview(admin, ward.id, unique('Dario'))
+      // S10: the interviewer must see the proposal.
+      await admin.req('PUT', `/api/users/${interviewer.id}/permissions`, { permissions: ['proposals.view'] })
       await admin.req(
         'POST',
         `/api/calling-kanban/proposals/${r.id}/interview?interviewer_id=${interviewer.id}&scheduled_for=2030-03-05T15:30:00.000Z`,
