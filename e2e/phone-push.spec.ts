@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createWard, unique, type Api } from './api'
 
 /**
@@ -42,6 +42,39 @@ async function seatInPresidency(admin: Api, adminId: number): Promise<() => Prom
     }
   }
   throw new Error('no vacant presidency seat for the administrator')
+}
+
+/**
+ * The administrator seated in the stake presidency (when he holds no seat
+ * there), with a new ward: `submit` makes a proposal there awaiting his vote.
+ * The proposals, the ward and the seat are given back afterwards.
+ */
+async function asVotingAdmin(
+  request: APIRequestContext,
+  run: (s: { admin: Api; me: { id: number }; submit(fname: string): Promise<any> }) => Promise<void>,
+) {
+  const admin = await adminApi(request)
+  const me = await admin.req('GET', '/api/auth/me')
+  const giveBack = await seatInPresidency(admin, me.id)
+  const ward = await createWard(admin, unique('Tap ward '))
+  const made: number[] = []
+  const submit = async (fname: string) => {
+    const p = await admin.req('POST', '/api/calling-kanban/proposals', {
+      fname,
+      lname: 'Okafor',
+      proposed_calling: 'Ward clerk',
+      ward_id: ward.id,
+    })
+    made.push(p.id)
+    return p
+  }
+  try {
+    await run({ admin, me, submit })
+  } finally {
+    for (const id of made) await admin.req('DELETE', `/api/calling-kanban/proposals/${id}`)
+    await admin.req('DELETE', `/api/wards/${ward.id}`)
+    await giveBack()
+  }
 }
 
 test('sign-in, first visit: no console error (no refresh probe), and a meta description', async ({
@@ -115,22 +148,7 @@ test('one tap to vote from "Needs me", with an undo; the vote that moves a propo
   request,
 }) => {
   test.setTimeout(120_000)
-  const admin = await adminApi(request)
-  const me = await admin.req('GET', '/api/auth/me')
-  const giveBack = await seatInPresidency(admin, me.id)
-  const ward = await createWard(admin, unique('Tap ward '))
-  const made: number[] = []
-  try {
-    const submit = async (fname: string) => {
-      const p = await admin.req('POST', '/api/calling-kanban/proposals', {
-        fname,
-        lname: 'Okafor',
-        proposed_calling: 'Ward clerk',
-        ward_id: ward.id,
-      })
-      made.push(p.id)
-      return p
-    }
+  await asVotingAdmin(request, async ({ admin, submit, me }) => {
     const first = await submit(unique('Ines'))
     const second = await submit(unique('Jonas'))
     const page = await phonePage(browser)
@@ -176,11 +194,7 @@ test('one tap to vote from "Needs me", with an undo; the vote that moves a propo
       .poll(async () => (await admin.req('GET', `/api/calling-kanban/proposals/${second.id}/approvals`)).length)
       .toBe(1)
     await page.context().close()
-  } finally {
-    for (const id of made) await admin.req('DELETE', `/api/calling-kanban/proposals/${id}`)
-    await admin.req('DELETE', `/api/wards/${ward.id}`)
-    await giveBack()
-  }
+  })
 })
 
 test('the service worker shows a push as a notification (DevTools ServiceWorker.deliverPushMessage)', async ({
@@ -227,27 +241,12 @@ test('Approve on a vote’s notification opens the proposal and casts it, with i
   request,
 }) => {
   test.setTimeout(120_000)
-  const admin = await adminApi(request)
-  const me = await admin.req('GET', '/api/auth/me')
-  const giveBack = await seatInPresidency(admin, me.id)
-  const ward = await createWard(admin, unique('Push ward '))
-  const made: number[] = []
-  const votesOn = async (id: number) =>
-    (await admin.req('GET', `/api/calling-kanban/proposals/${id}/approvals`)).map((v: any) => [
-      v.approver_id,
-      v.approved,
-    ])
-  try {
-    const submit = async (fname: string) => {
-      const p = await admin.req('POST', '/api/calling-kanban/proposals', {
-        fname,
-        lname: 'Okafor',
-        proposed_calling: 'Ward clerk',
-        ward_id: ward.id,
-      })
-      made.push(p.id)
-      return p
-    }
+  await asVotingAdmin(request, async ({ admin, submit, me }) => {
+    const votesOn = async (id: number) =>
+      (await admin.req('GET', `/api/calling-kanban/proposals/${id}/approvals`)).map((v: any) => [
+        v.approver_id,
+        v.approved,
+      ])
     const tapped = await submit(unique('Lena'))
     const linked = await submit(unique('Omar'))
     const page = await phonePage(browser, 'allow')
@@ -319,9 +318,5 @@ test('Approve on a vote’s notification opens the proposal and casts it, with i
     await page.waitForTimeout(6000)
     expect(await votesOn(linked.id)).toEqual([])
     await page.context().close()
-  } finally {
-    for (const id of made) await admin.req('DELETE', `/api/calling-kanban/proposals/${id}`)
-    await admin.req('DELETE', `/api/wards/${ward.id}`)
-    await giveBack()
-  }
+  })
 })

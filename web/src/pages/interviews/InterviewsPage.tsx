@@ -12,6 +12,7 @@ import { useMe } from '../../auth/AuthProvider'
 import { useNotify } from '../../components/Notice'
 import { Empty, ErrorMessage, Field, Loading, minutesToTime, PageHeader, timeToMinutes } from '../../components/ui'
 import './interviews.css'
+import { DurationField } from './DurationField'
 
 interface WindowRow {
   weekday: string
@@ -260,15 +261,7 @@ function OfferForm() {
             <option value="any">{t('anyPresidency')}</option>
           </select>
         </Field>
-        <Field label={t('duration')}>
-          <select value={duration} onChange={(e) => setDuration(e.target.value)}>
-            {['15', '30', '45', '60'].map((m) => (
-              <option key={m} value={m}>
-                {t('minutes', { count: Number(m) })}
-              </option>
-            ))}
-          </select>
-        </Field>
+        <DurationField value={duration} onChange={setDuration} />
         <ErrorMessage error={create.error} />
         <div className="dialog-actions">
           <button type="submit" className="button button-primary" disabled={create.isPending}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useCreateOffer } from '../../api/appointments'
 import type { Proposal } from '../../api/types'
 import { ErrorMessage, Field } from '../../components/ui'
+import { DurationField } from '../interviews/DurationField'
 
 /**
  * A booking link for a proposal's interview (docs/api-reference.md §18), on
@@ -39,15 +40,7 @@ export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; 
       <Field label={t('email')} hint={t('emailHint')}>
         <input type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
       </Field>
-      <Field label={t('duration')}>
-        <select value={duration} onChange={(e) => setDuration(e.target.value)}>
-          {['15', '30', '45', '60'].map((m) => (
-            <option key={m} value={m}>
-              {t('minutes', { count: Number(m) })}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <DurationField value={duration} onChange={setDuration} />
       <div className="span-2">
         <ErrorMessage error={create.error} />
       </div>
