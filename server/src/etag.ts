@@ -8,10 +8,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
  * from the same data (nothing is kept in memory between requests). Weak, as
  * the bytes differ with the compression chosen. When `If-None-Match` names
  * it, the answer is a 304 without a body; otherwise the bytes hashed are the
- * bytes sent: the body is serialised once, by the route's response schema.
+ * bytes sent, serialised once by `JSON.stringify`: the boards are large (the
+ * full one 2.4 MB at 4,000 cards), and a second serialisation by the response
+ * schema cost the 200 a fifth of its time. So the body bypasses the schema's
+ * filtering: the services build it to the contract's shape, which the board
+ * tests check field by field (`assertContractShape`).
  */
 export function sendWithEtag<T>(request: FastifyRequest, reply: FastifyReply, body: T): FastifyReply {
-  const json = String(reply.serialize(body))
+  const json = JSON.stringify(body)
   const tag = `W/"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`
   reply.header('ETag', tag)
   if (matches(request.headers['if-none-match'], tag)) return reply.code(304).send()

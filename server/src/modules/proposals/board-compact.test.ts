@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
-import type { Board, CompactBoard, CompactCard, Proposal } from '@stake/contract'
+import { Board, CompactBoard, type CompactCard, type Proposal } from '@stake/contract'
+import type { TSchema } from 'typebox'
+import { Value } from 'typebox/value'
 import type { FastifyTypebox } from '../../http.ts'
 import { ALL_PERMISSIONS, injectAs, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
@@ -33,6 +35,16 @@ function expand(card: CompactCard, viewerId: number): Proposal {
     user_id: card.user_id ?? null,
     presented_in: card.presented_in ?? [],
   }
+}
+
+/**
+ * The boards are sent as built (etag.ts: the bytes hashed are the bytes sent,
+ * without the response schema's filtering): every field must be one the
+ * contract documents, and every value of its type.
+ */
+function assertContractShape(schema: TSchema, body: unknown, what: string) {
+  assert.ok(Value.Check(schema, body), `${what} matches its schema`)
+  assert.deepEqual(Value.Clean(schema, structuredClone(body)), body, `${what} has no field the contract leaves out`)
 }
 
 const sortById = (cards: Proposal[]) => [...cards].sort((a, b) => a.id - b.id)
@@ -80,6 +92,8 @@ describe('compact board', () => {
     for (const viewer of [clerk, president, bishop, councilor]) {
       const compact = await get<CompactBoard>(viewer.as, COMPACT)
       const full = await get<Board>(viewer.as, BOARD)
+      assertContractShape(CompactBoard, compact, 'the compact board')
+      assertContractShape(Board, full, 'the board')
       // Every open card of GET /board, field for field, and nothing closed.
       assert.deepEqual(
         sortById(compact.cards.map((c) => expand(c, viewer.user.id))),
