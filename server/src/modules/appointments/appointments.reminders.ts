@@ -17,7 +17,7 @@ import { memberMail } from './appointments.texts.ts'
  */
 export async function sendAppointmentReminders(deps: { db: Kysely<DB>; config: Config }, now: Date): Promise<number> {
   if (deps.config.smtpUrl === null) return 0
-  const { timezone } = await currentStakeSettings(deps.db)
+  const { timezone, language } = await currentStakeSettings(deps.db)
   const tomorrow = addDays(localDate(now, timezone), 1)
   const from = localInstant(tomorrow, 0, timezone).toISOString()
   const until = localInstant(addDays(tomorrow, 1), 0, timezone).toISOString()
@@ -26,7 +26,8 @@ export async function sendAppointmentReminders(deps: { db: Kysely<DB>; config: C
   for (const due of await repo.dueReminders(deps.db, from, until)) {
     sent += await withTransaction(deps.db, async (trx) => {
       if (!(await repo.claimReminder(trx, due.id, at))) return 0
-      const mail = memberMail('reminder', due.person_name, `${due.fname} ${due.lname}`.trim(), due.starts_at, timezone)
+      const interviewer = `${due.fname} ${due.lname}`.trim()
+      const mail = memberMail(language, 'reminder', due.person_name, interviewer, due.starts_at, timezone)
       await insertOutbox(trx, [
         {
           user_id: null,

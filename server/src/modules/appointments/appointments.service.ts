@@ -348,7 +348,9 @@ export class AppointmentsService {
         },
       ])
     if (!mailMember || !offer.email || this.ctx.config.smtpUrl === null) return
-    const mail = memberMail(change, offer.person_name, `${interviewer.fname} ${interviewer.lname}`.trim(), at, timeZone)
+    const { language } = await currentStakeSettings(trx)
+    const name = `${interviewer.fname} ${interviewer.lname}`.trim()
+    const mail = memberMail(language, change, offer.person_name, name, at, timeZone)
     await insertOutbox(trx, [
       {
         user_id: null,

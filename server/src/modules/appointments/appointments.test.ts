@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
-import { injectAs, login, signedIn, type TestUser } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, injectAs, login, signedIn, type TestUser } from '../../test/factories.ts'
 import { createWard, presidency, submit } from '../../test/proposals.fixtures.ts'
 import { fetchFeed, localTime, readFeed } from '../../test/feed.fixtures.ts'
 import { runDaily } from '../notifications/daily.ts'
@@ -197,6 +197,37 @@ describe('appointments with booking links (docs/api-reference.md §18)', () => {
       mail.every((m) => !m.text_body.includes(token)),
       'the mail never carries the link',
     )
+  })
+
+  it('the person’s mail is in the stake’s language (the person has no account, so no language of his own)', async () => {
+    const admin = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const stake = (await admin.as('GET', '/api/stake')).json()
+    const speak = async (language: string) => {
+      const { id: _id, ...body } = stake
+      const res = await admin.as('PUT', '/api/stake', { ...body, language })
+      assert.equal(res.statusCode, 200, res.body)
+    }
+    await speak('es')
+    try {
+      const { token } = await offer({ name: 'Elena Espino', email: 'elena@example.org' })
+      const [slot] = (await page(token)).json().slots
+      assert.equal(
+        (await anonymous()('POST', `/api/appointments/book/${token}`, { starts_at: slot.starts_at })).statusCode,
+        201,
+      )
+      const [mail] = await t.database.db
+        .selectFrom('mail_outbox')
+        .select(['subject', 'text_body'])
+        .where('to_address', '=', 'elena@example.org')
+        .execute()
+      assert.equal(mail?.subject, 'Su entrevista está reservada')
+      assert.match(
+        mail!.text_body,
+        /^Hola Elena Espino:\n\nSu entrevista con .+ es el .+\.\n\nPara cambiarla o cancelarla/,
+      )
+    } finally {
+      await speak(stake.language)
+    }
   })
 
   it('two simultaneous bookings of one time: one 201, one 409 "that time was just taken"', async () => {
