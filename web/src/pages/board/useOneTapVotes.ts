@@ -28,13 +28,20 @@ export function useOneTapVotes() {
   const [shown, setShown] = useState<Record<number, boolean>>({})
   const [said, setSaid] = useState('')
 
+  /** Takes a waiting vote out of the wait (its timer stopped, its undo gone); undefined when none waits. */
+  const release = useCallback((id: number): Waiting | undefined => {
+    const w = waiting.current.get(id)
+    if (!w) return undefined
+    clearTimeout(w.timer)
+    waiting.current.delete(id)
+    setShown(({ [id]: _gone, ...rest }) => rest)
+    return w
+  }, [])
+
   const send = useCallback(
     (id: number) => {
-      const w = waiting.current.get(id)
+      const w = release(id)
       if (!w) return
-      clearTimeout(w.timer)
-      waiting.current.delete(id)
-      setShown(({ [id]: _gone, ...rest }) => rest)
       const what = w.approved ? 'approved' : 'rejected'
       vote(id, w.approved).then(
         ({ stage }) =>
@@ -52,7 +59,7 @@ export function useOneTapVotes() {
           ),
       )
     },
-    [t, vote],
+    [release, t, vote],
   )
 
   const tap = useCallback(
@@ -67,14 +74,10 @@ export function useOneTapVotes() {
 
   const undo = useCallback(
     (id: number) => {
-      const w = waiting.current.get(id)
-      if (!w) return
-      clearTimeout(w.timer)
-      waiting.current.delete(id)
-      setShown(({ [id]: _gone, ...rest }) => rest)
-      setSaid(t('needsMe.quick.undone', { name: w.name }))
+      const w = release(id)
+      if (w) setSaid(t('needsMe.quick.undone', { name: w.name }))
     },
-    [t],
+    [release, t],
   )
 
   // A waiting vote is never lost: sent when the page goes away or the tab closes.
