@@ -5,7 +5,8 @@ import { useActions } from '../../api/actions'
 import { wardName } from '../../api/wards'
 import type { ActionItem, Stage, Ward } from '../../api/types'
 import { ROUTES } from '../../routes'
-import { UNDO_SECONDS, useOneTapVotes, type OneTapVotes } from './useOneTapVotes'
+import { OneTapVote } from './OneTapVote'
+import { useOneTapVotes, type OneTapVotes } from './useOneTapVotes'
 
 /** Entries shown per group before "Show all": the stages stay near the top of the page. */
 const SHOWN = 5
@@ -91,7 +92,6 @@ function NeedsMeItem({
   const { t } = useTranslation('board')
   const p = item.proposal
   const name = `${p.fname} ${p.lname}`
-  const waiting = votes.shown[p.id]
   return (
     <li data-kind={item.kind} data-proposal={p.id}>
       <span className="needs-me-what">{t(`needsMe.kinds.${item.kind}`, { stage: t(`stages.${p.stage}`) })}</span>{' '}
@@ -106,36 +106,7 @@ function NeedsMeItem({
       </button>
       {item.kind === 'vote' && (
         <span className="quick-vote">
-          {waiting === undefined ? (
-            <>
-              <button
-                type="button"
-                className="button small quick-approve"
-                onClick={() => votes.tap(p.id, name, p.stage, true)}
-              >
-                {t('needsMe.quick.approve')}
-                <span className="visually-hidden"> {name}</span>
-              </button>
-              <button
-                type="button"
-                className="button small quick-reject"
-                onClick={() => votes.tap(p.id, name, p.stage, false)}
-              >
-                {t('needsMe.quick.reject')}
-                <span className="visually-hidden"> {name}</span>
-              </button>
-            </>
-          ) : (
-            <>
-              <span className="quick-waiting">
-                {t(waiting ? 'needsMe.quick.approving' : 'needsMe.quick.rejecting', { seconds: UNDO_SECONDS })}
-              </span>{' '}
-              <button type="button" className="button small" onClick={() => votes.undo(p.id)}>
-                {t('needsMe.quick.undo')}
-                <span className="visually-hidden"> {name}</span>
-              </button>
-            </>
-          )}
+          <OneTapVote votes={votes} id={p.id} name={name} stage={p.stage} small />
         </span>
       )}
     </li>

@@ -5,7 +5,8 @@ import { isVotingStage, type Proposal } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { canVote } from '../../auth/roles'
 import { claimPushVote } from '../../pwa/pushVote'
-import { UNDO_SECONDS, useOneTapVotes } from '../board/useOneTapVotes'
+import { OneTapVote } from '../board/OneTapVote'
+import { useOneTapVotes } from '../board/useOneTapVotes'
 
 /**
  * The proposal's page opened from a push notification (`?from=push`, issue
@@ -41,29 +42,10 @@ export function PushVoteBar({ proposal: p }: { proposal: Proposal }) {
       <p role="status" className="small" data-testid="push-vote-status">
         {votes.said}
       </p>
-      {waiting === undefined ? (
-        owed && (
-          <div className="button-row">
-            <button type="button" className="button" onClick={() => tap(p.id, name, p.stage, true)}>
-              {t('needsMe.quick.approve')}
-              <span className="visually-hidden"> {name}</span>
-            </button>
-            <button type="button" className="button" onClick={() => tap(p.id, name, p.stage, false)}>
-              {t('needsMe.quick.reject')}
-              <span className="visually-hidden"> {name}</span>
-            </button>
-          </div>
-        )
-      ) : (
-        <p>
-          <span className="quick-waiting">
-            {t(waiting ? 'needsMe.quick.approving' : 'needsMe.quick.rejecting', { seconds: UNDO_SECONDS })}
-          </span>{' '}
-          <button type="button" className="button" onClick={() => votes.undo(p.id)}>
-            {t('needsMe.quick.undo')}
-            <span className="visually-hidden"> {name}</span>
-          </button>
-        </p>
+      {(owed || waiting !== undefined) && (
+        <div className="button-row">
+          <OneTapVote votes={votes} id={p.id} name={name} stage={p.stage} />
+        </div>
       )}
     </section>
   )
