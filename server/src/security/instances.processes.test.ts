@@ -40,12 +40,10 @@ async function roundRobin(targets: string[]) {
   }
 }
 
-const cookieOf = (res: Response): string | undefined =>
-  res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('refresh_token='))
-    ?.split(';')[0]
-    .slice('refresh_token='.length)
+const cookieOf = (res: Response): string | undefined => {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('refresh_token='))
+  return cookie?.split(';')[0]?.slice('refresh_token='.length)
+}
 
 describe(
   'three instances on one PostgreSQL behind a round-robin proxy agree on everything kept in the database',

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
+import { createRequire } from 'node:module'
 import { Algorithm, hash, verify } from '@node-rs/argon2'
-import { dictionary } from '@zxcvbn-ts/language-common'
 import { invalid } from '../../errors.ts'
 
 export interface Argon2Params {
@@ -40,14 +40,23 @@ export class PasswordHasher {
 
 // The 10,000 most common passwords that are long enough to pass the length
 // rule (shorter ones are refused by it anyway), from zxcvbn's frequency list.
-const COMMON = new Set(
-  (dictionary['passwords-common'] as string[])
-    .filter((p) => p.length >= 8)
-    .slice(0, 10000)
-    .map((p) => p.toLowerCase()),
-)
+// Read on the first new password, not at start: the list costs ~15 MB of
+// memory that a server answering reads never needs (docs/performance.md).
+let common: Set<string> | null = null
+function commonPasswords(): Set<string> {
+  if (!common) {
+    const list = createRequire(import.meta.url)('@zxcvbn-ts/language-common/dist/passwords.json.cjs') as string[]
+    common = new Set(
+      list
+        .filter((p) => p.length >= 8)
+        .slice(0, 10000)
+        .map((p) => p.toLowerCase()),
+    )
+  }
+  return common
+}
 
-export const commonPasswordCount = (): number => COMMON.size
+export const commonPasswordCount = (): number => commonPasswords().size
 
 export const randomPassword = (): string => crypto.randomBytes(12).toString('base64url')
 
@@ -56,7 +65,7 @@ export function checkNewPassword(password: string, field = 'new_password'): void
   const loc = ['body', field]
   if (password.length < 8) throw invalid(loc, 'Password must be at least 8 characters', 'string_too_short')
   if (password.length > 256) throw invalid(loc, 'Password must be at most 256 characters', 'string_too_long')
-  if (COMMON.has(password.toLowerCase())) {
+  if (commonPasswords().has(password.toLowerCase())) {
     throw invalid(loc, 'This password is too common; choose one that is harder to guess', 'password_too_common')
   }
 }
