@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
+import os from 'node:os'
 import { Algorithm, hash, verify } from '@node-rs/argon2'
 import { invalid } from '../../errors.ts'
 
@@ -9,19 +10,50 @@ export interface Argon2Params {
   parallelism: number
 }
 
+/**
+ * How many argon2 computations run at once. Each holds its memory cost
+ * (19 MiB in production) for its whole run, and more at once than there are
+ * cores finish no sooner: a burst of sign-ins waits its turn instead of
+ * growing the process (docs/performance.md).
+ */
+export const HASH_CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()))
+
 /** argon2id with explicit cost parameters (production values come from config). */
 export class PasswordHasher {
   private dummy: Promise<string> | null = null
+  private running = 0
+  private readonly queue: (() => void)[] = []
 
-  constructor(private readonly params: Argon2Params) {}
+  constructor(
+    private readonly params: Argon2Params,
+    private readonly concurrency = HASH_CONCURRENCY,
+  ) {}
+
+  /** Computations running and waiting for a turn. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.queue.length }
+  }
+
+  private async bounded<T>(work: () => Promise<T>): Promise<T> {
+    // A finished computation hands its turn straight to the next in line.
+    if (this.running < this.concurrency) this.running++
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    try {
+      return await work()
+    } finally {
+      const next = this.queue.shift()
+      if (next) next()
+      else this.running--
+    }
+  }
 
   hash(password: string): Promise<string> {
-    return hash(password, { algorithm: Algorithm.Argon2id, ...this.params })
+    return this.bounded(() => hash(password, { algorithm: Algorithm.Argon2id, ...this.params }))
   }
 
   async verify(passwordHash: string, password: string): Promise<boolean> {
     try {
-      return await verify(passwordHash, password)
+      return await this.bounded(() => verify(passwordHash, password))
     } catch {
       return false
     }
