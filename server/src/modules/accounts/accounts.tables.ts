@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { deploymentTable, stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of accounts (migration 20261129020100_accounts, docs/api-reference.md §16). */
 export type AccountTokenPurpose = 'invitation' | 'password_reset'
@@ -51,3 +52,19 @@ export interface PasswordResetThrottleTable {
   requests: number
   window_start: string
 }
+
+/** The accounts domain's tables (db/table.ts). */
+export const accountsTables = {
+  account_tokens: stakeTable<AccountTokensTable>({
+    transfer: { never: 'credentials (invitation and reset token hashes)' },
+  }),
+  passkeys: stakeTable<PasskeysTable>({ transfer: { never: 'credentials (the users’ passkeys)' } }),
+  webauthn_challenges: deploymentTable<WebauthnChallengesTable>({
+    why: 'a passkey sign-in asks for a challenge before any stake is known',
+    stakeColumn: 'a registration’s challenge notes whose it is (nullable); a sign-in’s has none',
+  }),
+  password_reset_throttle: deploymentTable<PasswordResetThrottleTable>({
+    why: 'limits a client address before any stake is known',
+  }),
+}
+export type AccountsTables = RowsOf<typeof accountsTables>
