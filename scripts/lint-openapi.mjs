@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { buildApp } from '../server/src/app.ts'
 import { parseConfig } from '../server/src/config.ts'
-import { createDatabase } from '../server/src/db/database.ts'
+import { createDatabase } from '../server/src/database.ts'
 import { migrate } from '../server/src/db/migrate.ts'
 
 const root = path.resolve(import.meta.dirname, '..')
