@@ -82,6 +82,8 @@ export const ERROR_CODES = [
   'inactive',
   /** docs/api-reference.md §16: a passkey registration that did not verify. */
   'invalid_passkey',
+  /** docs/SECURITY.md "Exports": an imported webhook has no address until it is entered again. */
+  'url_required',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
