@@ -43,6 +43,10 @@ export interface Config {
    * NODE_ENV=production). WEBHOOK_ALLOW_PRIVATE never applies to push: any signed-in user adds a device.
    */
   pushAllowPrivate: boolean
+  /** PostgreSQL with several stakes: start even on a role that bypasses row-level security (S17; docs/SECURITY.md). */
+  allowRlsBypass: boolean
+  /** PostgreSQL: the role that owns the tables runs the migrations (S17); null = DATABASE_URL's role does. */
+  migrationDatabaseUrl: string | null
   /** The ports a webhook may post to (WEBHOOK_PORTS; 80 and 443 by default); WEBHOOK_ALLOW_PRIVATE lifts this too. */
   webhookPorts: number[]
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
@@ -274,6 +278,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       'PUSH_ALLOW_PRIVATE=true lets any signed-in user make the server post to internal addresses; it is for tests and is refused with NODE_ENV=production',
     )
   }
+  const migrationDatabaseUrl = env.MIGRATION_DATABASE_URL?.trim() || null
+  if (migrationDatabaseUrl !== null) {
+    if (!/^postgres(ql)?:\/\//.test(migrationDatabaseUrl) || !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new ConfigError(
+        'MIGRATION_DATABASE_URL is for PostgreSQL: both it and DATABASE_URL must start with postgres://',
+      )
+    }
+  }
   return {
     port: int(env, 'PORT', 8000, 0, 65535),
     host,
@@ -296,6 +308,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicUrl: publicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     pushAllowPrivate,
+    allowRlsBypass: bool(env, 'ALLOW_RLS_BYPASS', false),
+    migrationDatabaseUrl,
     webhookPorts: ports(env.WEBHOOK_PORTS),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     smtpUrl: smtpUrl(env.SMTP_URL),

@@ -5,7 +5,7 @@ import { buildApp } from './app.ts'
 import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import { createDatabase } from './db/database.ts'
-import { migrate } from './db/migrate.ts'
+import { migrateAsOwner, RlsRefusal } from './db/rls-guard.ts'
 import { scheduled } from './jobs/job.ts'
 import { serverJobs } from './jobs/jobs.ts'
 import { backupBeforeMigrate } from './modules/ops/backup.ts'
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   })
   const preMigrate = await backupBeforeMigrate(config, database.db, database.dialect)
   if (preMigrate) console.log(`Backed up the database before migrating it: ${preMigrate}`)
-  await migrate(database.db)
+  await migrateAsOwner(config, database)
 
   const app = await buildApp({
     config,
@@ -64,6 +64,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof RlsRefusal) {
+    fs.writeSync(2, `Refusing to start: ${error.message}\n`)
+    process.exit(2)
+  }
   console.error(error)
   process.exit(1)
 })
