@@ -7,7 +7,7 @@ import { exportStake, importStake, type StakeExport } from '../modules/stakes/st
 import { linkToken, mailingApp, mailTo } from '../test/accounts.fixtures.ts'
 import { ALL_PERMISSIONS, createUser, injectAs, login, signedIn, unique } from '../test/factories.ts'
 import { createTestApp } from '../test/harness.ts'
-import { presidency } from '../test/proposals.fixtures.ts'
+import { createWard, presidency, submit } from '../test/proposals.fixtures.ts'
 import { newDevice, startPushService } from '../test/push.fixtures.ts'
 
 type Mailing = Awaited<ReturnType<typeof mailingApp>>
@@ -277,6 +277,18 @@ describe('S16 a stake export carries no live credential', () => {
     await acrossStakes(() => m.t.database.db.updateTable('webhooks').set({ url: '' }).where('id', '=', id).execute())
     const listed = (await admin.as('GET', '/api/webhooks')).json() as { id: number; url: string }[]
     assert.equal(listed.find((w) => w.id === id)?.url, '')
+    // An event it subscribes to queues nothing for it.
+    const proposal = await submit(admin.as, await createWard(m.t.database.db))
+    const comment = await admin.as('POST', `/api/calling-kanban/proposals/${proposal.id}/comments`, {
+      comment_text: 'A remark',
+    })
+    assert.equal(comment.statusCode, 201, comment.body)
+    const queued = await m.t.database.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('webhook_id', '=', id)
+      .execute()
+    assert.deepEqual(queued, [], 'no delivery for a webhook without its address')
     const test = await admin.as('POST', `/api/webhooks/${id}/test`)
     assert.equal(test.statusCode, 409, test.body)
     assert.equal(test.json().code, 'url_required')
