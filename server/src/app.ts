@@ -21,7 +21,7 @@ import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
 import { runInScope, type ScopeStore } from './db/stake-scope.ts'
-import errorsPlugin from './plugins/errors.ts'
+import errorsPlugin, { frameworkError } from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
@@ -148,6 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // which halved the schemas compiled at start (memory and cold start).
     rewriteUrl: (request) => apiAlias(request.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    // The router's own errors (a parameter too long, a path that does not decode) in the contract's shape.
+    frameworkErrors: frameworkError,
     // No coercion (S1): path and query text is converted strictly in preValidation below.
     ajv: { customOptions: { allErrors: true, coerceTypes: false, useDefaults: true, removeAdditional: false } },
     // A "__proto__" or "constructor" key is an ignored unknown property, not a decode error (S1).

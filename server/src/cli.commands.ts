@@ -2,6 +2,7 @@ import { systemClock } from './clock.ts'
 import type { CliCommand } from './cli.types.ts'
 import { serverJobs } from './jobs/jobs.ts'
 import { CALLINGS_CLI } from './modules/callings/callings.cli.ts'
+import { DB_ROLES_CLI } from './modules/ops/db-roles.cli.ts'
 import { HOUSEKEEPING_CLI } from './modules/ops/housekeeping.ts'
 import { DAILY_CLI } from './modules/notifications/daily.ts'
 import { STAKES_CLI } from './modules/stakes/stakes.cli.ts'
@@ -35,6 +36,7 @@ export const CLI_COMMANDS: CliCommand[] = [
   ...CALLINGS_CLI,
   ...HOUSEKEEPING_CLI,
   ...DAILY_CLI,
+  ...DB_ROLES_CLI,
   ...JOBS_CLI,
   ...STAKES_CLI,
 ]

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { PERMISSIONS, type Permission } from '@stake/contract'
 import { ConfigError, parseConfig } from './config.ts'
 import { createDatabase } from './database.ts'
-import { migrate } from './db/migrate.ts'
+import { migrateAsOwner } from './rls-guard.ts'
 import { PasswordHasher, checkNewPassword, randomPassword } from './modules/auth/passwords.ts'
 import { deleteUserSessions } from './modules/auth/sessions.repository.ts'
 import { replaceDirectPermissions } from './modules/users/permissions.repository.ts'
@@ -54,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
     fallbackScope: { stakeId: config.defaultStakeId },
   })
   try {
-    await migrate(database.db)
+    await migrateAsOwner(config, database)
     // As at the server's start: a stake that follows the environment takes its values (docs/api-reference.md §14).
     await applyEnvSettings(database.db, database.dialect, config, systemClock.iso())
     const hasher = new PasswordHasher(config.argon2)

@@ -41,6 +41,15 @@ export interface Config {
   publicUrl: string | null
   /** Webhooks may post to loopback, private and other non-public addresses (docs/api-reference.md §11); off by default. */
   webhookAllowPrivate: boolean
+  /**
+   * Push endpoints may be any address, port and http (PUSH_ALLOW_PRIVATE; tests only, refused with
+   * NODE_ENV=production). WEBHOOK_ALLOW_PRIVATE never applies to push: any signed-in user adds a device.
+   */
+  pushAllowPrivate: boolean
+  /** PostgreSQL with several stakes: start even on a role that bypasses row-level security (S17; docs/SECURITY.md). */
+  allowRlsBypass: boolean
+  /** PostgreSQL: the role that owns the tables runs the migrations (S17); null = DATABASE_URL's role does. */
+  migrationDatabaseUrl: string | null
   /** The ports a webhook may post to (WEBHOOK_PORTS; 80 and 443 by default); WEBHOOK_ALLOW_PRIVATE lifts this too. */
   webhookPorts: number[]
   /** A webhook delivery attempt (connect, send, answer) is abandoned after this. */
@@ -279,6 +288,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   for (const origin of corsOrigins) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new ConfigError(`CORS_ORIGINS entry is not an origin: "${origin}"`)
   }
+  const pushAllowPrivate = bool(env, 'PUSH_ALLOW_PRIVATE', false)
+  if (pushAllowPrivate && env.NODE_ENV?.trim() === 'production') {
+    throw new ConfigError(
+      'PUSH_ALLOW_PRIVATE=true lets any signed-in user make the server post to internal addresses; it is for tests and is refused with NODE_ENV=production',
+    )
+  }
+  const migrationDatabaseUrl = env.MIGRATION_DATABASE_URL?.trim() || null
+  if (migrationDatabaseUrl !== null) {
+    if (!/^postgres(ql)?:\/\//.test(migrationDatabaseUrl) || !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      throw new ConfigError(
+        'MIGRATION_DATABASE_URL is for PostgreSQL: both it and DATABASE_URL must start with postgres://',
+      )
+    }
+  }
   return {
     port: int(env, 'PORT', 8000, 0, 65535),
     workers: workers(env, databaseUrl),
@@ -301,6 +324,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     stakeTimezone: timeZone(env.STAKE_TIMEZONE),
     publicUrl: publicUrl(env.PUBLIC_URL),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    pushAllowPrivate,
+    allowRlsBypass: bool(env, 'ALLOW_RLS_BYPASS', false),
+    migrationDatabaseUrl,
     webhookPorts: ports(env.WEBHOOK_PORTS),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     smtpUrl: smtpUrl(env.SMTP_URL),

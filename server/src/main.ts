@@ -6,7 +6,7 @@ import { systemClock } from './clock.ts'
 import { ConfigError, parseConfig, type Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { createDatabase } from './database.ts'
-import { migrate } from './db/migrate.ts'
+import { migrateAsOwner, RlsRefusal } from './rls-guard.ts'
 import { backupBeforeMigrate } from './modules/ops/backup.ts'
 import { primaryLog, runPrimary } from './cluster.ts'
 import { startupBanner, startupTasks, type FirstRun } from './startup.ts'
@@ -32,7 +32,7 @@ function loadConfig(): Config {
 async function migrateWithBackup(config: Config, database: Database): Promise<void> {
   const preMigrate = await backupBeforeMigrate(config, database.db, database.dialect)
   if (preMigrate) console.log(`Backed up the database before migrating it: ${preMigrate}`)
-  await migrate(database.db)
+  await migrateAsOwner(config, database)
 }
 
 function banner(config: Config, firstRun: FirstRun | null): string {
@@ -95,6 +95,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
+  if (error instanceof RlsRefusal) {
+    fs.writeSync(2, `Refusing to start: ${error.message}\n`)
+    process.exit(2)
+  }
   console.error(error)
   process.exit(1)
 })

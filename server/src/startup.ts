@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { sql, type Kysely } from 'kysely'
-import { dialectOf } from './db/dialect.ts'
+import type { Kysely } from 'kysely'
 import { inStake } from './db/stake-scope.ts'
 import { configWarnings, type Config } from './config.ts'
+import { checkRowSecurity, rlsBypass } from './rls-guard.ts'
 import type { DB } from './db/schema.ts'
 import { ensureBootstrapAdmin } from './modules/auth/bootstrap.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
@@ -23,12 +23,8 @@ export async function startupTasks(
   db: Kysely<DB>,
 ): Promise<FirstRun | null> {
   for (const warning of configWarnings(config)) app.log.warn(warning)
-  if (await bypassesRowSecurity(db)) {
-    app.log.warn(
-      'The database role bypasses row-level security (a superuser or BYPASSRLS): stakes are then kept apart by the ' +
-        'queries\' filters alone. Connect as a role without those rights (README, "Running it for real").',
-    )
-  }
+  // S17: several stakes on a role that bypasses row-level security stop the start (RlsRefusal).
+  await checkRowSecurity(db, config, (message) => app.log.warn(message))
   // A new database's first administrator belongs to the default stake.
   const admin = await inStake(config.defaultStakeId, () =>
     ensureBootstrapAdmin(
@@ -46,10 +42,7 @@ export async function startupTasks(
 
 /** PostgreSQL: whether the server's role skips row-level security (the second wall between stakes). */
 export async function bypassesRowSecurity(db: Kysely<DB>): Promise<boolean> {
-  if (dialectOf(db) !== 'postgres') return false
-  const { rows } = await sql<{ bypass: boolean }>`
-    SELECT rolsuper OR rolbypassrls AS bypass FROM pg_roles WHERE rolname = current_user`.execute(db)
-  return rows[0]?.bypass === true
+  return (await rlsBypass(db)) !== null
 }
 
 /**

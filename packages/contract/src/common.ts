@@ -82,6 +82,12 @@ export const ERROR_CODES = [
   'inactive',
   /** docs/api-reference.md §16: a passkey registration that did not verify. */
   'invalid_passkey',
+  /** docs/SECURITY.md "Exports": an imported webhook has no address until it is entered again. */
+  'url_required',
+  /** 414: a path parameter longer than any the service has (a token of 100,000 characters). */
+  'uri_too_long',
+  /** 400: a path that does not decode (bad percent-encoding). */
+  'bad_url',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, ValidationFailure, unavailable, type FieldError } from '../errors.ts'
 import { busy, isRetryable } from '../db/errors.ts'
 import { isDatabaseUnavailable } from '../db/unavailable.ts'
@@ -87,6 +87,25 @@ const size = (bytes: number) =>
     : bytes % 1024 === 0
       ? `${bytes / 1024} KiB`
       : `${bytes} bytes`
+
+/**
+ * Errors Fastify's router meets before any route or hook runs (Fastify's
+ * `frameworkErrors` option): a path parameter over `maxParamLength` (a
+ * 100,000-character token), a path that does not decode, a failing
+ * constraint. Without this, Fastify answers them with its own
+ * `{error, code, message}` body; here they take the contract's shape
+ * (docs/api-reference.md §2).
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Cache-Control', 'no-store')
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send({ detail: 'A part of the address is too long', code: 'uri_too_long' })
+  } else if (error.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send({ detail: 'The address is not a valid URL', code: 'bad_url' })
+  } else {
+    void reply.status(500).send({ detail: 'Internal server error' })
+  }
+}
 
 /**
  * The one place that writes error JSON: validation, auth, domain and unknown

@@ -43,9 +43,28 @@ export function connectionLimits(config: Config): Partial<FastifyServerOptions> 
  * large, unparsable): answered with the contract's `{detail}` body, then the
  * socket is closed (as Fastify's own handler does, with its own body).
  */
+/** Whether the header overflow is the request line itself (a URI too long), not the headers after it. */
+function uriOverflows(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const packet = error.rawPacket
+  // Only a packet that starts the request tells where its first line ends.
+  if (!packet || !/^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1'))) return false
+  const end = packet.indexOf('\r\n')
+  return end === -1 || end > URI_LINE_LIMIT
+}
+
+/** A request line longer than this, when Node's header limit is reached, is answered 414. */
+const URI_LINE_LIMIT = 8 * 1024
+
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400
+  const status =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 408
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? uriOverflows(error)
+          ? 414
+          : 431
+        : 400
   const body = JSON.stringify({ detail: STATUS_CODES[status] })
   if (socket.writable) {
     socket.write(

@@ -525,7 +525,7 @@ const CONFIGS: { name: string; walls: AppWalls }[] =
 
 for (const config of CONFIGS) {
   describe(`S16 stake isolation: ${config.name}`, () => {
-    const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { walls: config.walls })
+    const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', PUSH_ALLOW_PRIVATE: 'true' }, { walls: config.walls })
     let s: Seeds
     let routes: Route[]
     let bIds: Record<string, Set<number>>

@@ -45,6 +45,13 @@ const TEXTS = {
 
 export type AccountMailKind = 'invitation' | 'password_reset'
 
+/**
+ * Mails whose body is a credential (the link): the mail worker empties them
+ * once sent or given up, so no copy of a live link stays in the outbox
+ * (docs/SECURITY.md "Exports").
+ */
+export const ACCOUNT_MAIL_KINDS: readonly string[] = ['invitation', 'password_reset'] satisfies AccountMailKind[]
+
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 

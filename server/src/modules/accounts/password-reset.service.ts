@@ -10,6 +10,7 @@ import { checkNewPassword } from '../auth/passwords.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
 import { linkBase } from '../notifications/mail.compose.ts'
 import { insertOutbox } from '../notifications/outbox.repository.ts'
+import { forgetUserDevices } from '../push/push.repository.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as users from '../users/users.repository.ts'
@@ -124,6 +125,7 @@ export class PasswordResetService {
       await tokens.voidTokens(trx, row.user_id, 'invitation', nowIso) // the account is in use now
       await deleteUserSessions(trx, row.user_id)
       await revokeFeed(trx, row.user_id)
+      await forgetUserDevices(trx, row.user_id) // S18
       await record(
         trx,
         this.ctx,

@@ -15,6 +15,7 @@ import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
 import { type AuditDetail } from '../audit/audit.repository.ts'
 import { audited, record } from '../../events/record.ts'
+import { forgetUserDevices } from '../push/push.repository.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 
 /** How long the token just rotated out still yields an access token. */
@@ -234,7 +235,13 @@ export class AuthService {
   }
 
   async logout(actor: Actor, all: boolean): Promise<void> {
-    if (all) await retrying(() => revokeFeed(this.ctx.db, actor.id)) // S13, first: a failure leaves the session to retry with
+    // S13 and S18 first: a failure leaves the session to retry with.
+    if (all) {
+      await withTransaction(this.ctx.db, async (trx) => {
+        await revokeFeed(trx, actor.id)
+        await forgetUserDevices(trx, actor.id)
+      })
+    }
     await retrying(() =>
       all ? sessions.deleteUserSessions(this.ctx.db, actor.id) : sessions.deleteSession(this.ctx.db, actor.sessionId),
     )

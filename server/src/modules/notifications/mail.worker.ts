@@ -7,6 +7,7 @@ import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { claimDue, recordAttempt } from '../../delivery/outbox.ts'
 import type { Job, JobLog } from '../../jobs/job.ts'
+import { ACCOUNT_MAIL_KINDS } from '../accounts/accounts.mail.ts'
 import type { OutboxRow } from './outbox.repository.ts'
 
 /** What one message needs to go out; nodemailer over SMTP_URL in the server, anything in a test. */
@@ -118,7 +119,17 @@ async function deliverOne(deps: MailDeps, row: OutboxRow): Promise<'sent' | 'ret
   } catch (failure) {
     error = describe(failure)
   }
-  return recordAttempt(deps.db, 'mail_outbox', row, { error, now: deps.clock.now() })
+  const credential = ACCOUNT_MAIL_KINDS.includes(row.kind)
+  // An account mail's body is its link: emptied with the attempt that sends it.
+  const emptied = credential && error === null ? { text_body: '', html_body: '' } : {}
+  const outcome = await recordAttempt(deps.db, 'mail_outbox', row, { error, now: deps.clock.now() }, emptied)
+  if (credential && outcome === 'failed') await emptyBody(deps.db, row.id)
+  return outcome
+}
+
+/** A link nobody will receive is no use to keep either. */
+async function emptyBody(db: Kysely<DB>, id: number): Promise<void> {
+  await db.updateTable('mail_outbox').set({ text_body: '', html_body: '' }).where('id', '=', id).execute()
 }
 
 export interface DeliveryRound {

@@ -76,6 +76,17 @@ export async function forgetDevice(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('push_subscriptions').where('id', '=', id).execute()
 }
 
+/**
+ * Every device of a user, with what waits for them (S18): push ends with the
+ * account's trust — sign out everywhere, a password change or reset, an
+ * administrator's reset, a deactivation.
+ */
+export async function forgetUserDevices(db: Executor, userId: number): Promise<void> {
+  const devices = db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId)
+  await db.deleteFrom('push_outbox').where('subscription_id', 'in', devices).execute()
+  await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute()
+}
+
 /** Queues one push per device of each recipient (in the caller's transaction). */
 export async function queuePushes(
   db: Executor,

@@ -7,7 +7,7 @@ import { urlProblem } from '../webhooks/address.ts'
 import { languageOf } from '../notifications/texts.ts'
 import { vapidKeys } from './push.keys.ts'
 import * as repo from './push.repository.ts'
-import { PushWorker } from './push.worker.ts'
+import { PUSH_PORTS, PushWorker } from './push.worker.ts'
 
 const deviceNotFound = () => notFound('Device')
 
@@ -34,17 +34,19 @@ export class PushService {
   }
 
   /**
-   * Saves the caller's device. The endpoint is where the server will post:
-   * https only and, as for webhooks, no private or loopback address unless
-   * WEBHOOK_ALLOW_PRIVATE (which also admits http, for an intranet or tests).
-   * The keys must be a P-256 point and a 16-byte secret, so the worker never
-   * meets a subscription it cannot encrypt for.
+   * Saves the caller's device. The endpoint is where the server will post on
+   * this user's behalf, so it must look like a browser's push service: https
+   * on 443 at a public address (docs/SECURITY.md "Push"). WEBHOOK_ALLOW_PRIVATE
+   * does not apply (any signed-in user adds devices); only PUSH_ALLOW_PRIVATE
+   * (tests, never in production) lifts the three rules. The keys must be a
+   * P-256 point and a 16-byte secret, so the worker never meets a
+   * subscription it cannot encrypt for.
    */
   async save(actor: Actor, body: PushDeviceBody): Promise<PushDevice> {
     const endpoint = body.endpoint.trim()
-    const { webhookAllowPrivate: allowPrivate, webhookPorts: ports } = this.ctx.config
+    const allowPrivate = this.ctx.config.pushAllowPrivate
     const errors: { loc: string[]; msg: string; type: string }[] = []
-    const problem = await urlProblem(endpoint, { allowPrivate, ports })
+    const problem = await urlProblem(endpoint, { allowPrivate, ports: PUSH_PORTS })
     if (problem) errors.push({ loc: ['body', 'endpoint'], ...problem })
     else if (!allowPrivate && !endpoint.startsWith('https://'))
       errors.push({ loc: ['body', 'endpoint'], msg: 'Only https push services are allowed', type: 'url_scheme' })
@@ -72,7 +74,7 @@ export class PushService {
     if (!(await repo.deleteDevice(this.ctx.db, actor.id, id))) throw deviceNotFound()
   }
 
-  /** Queues a test push to one of the caller's devices and sends it now; retried like any push if it failed. */
+  /** Queues a test push to one of the caller's devices and sends it now; retried like any push if it failed (S18). */
   async test(actor: Actor, id: number): Promise<PushTestResult> {
     const device = await repo.findDevice(this.ctx.db, actor.id, id)
     if (!device) throw deviceNotFound()
@@ -83,6 +85,7 @@ export class PushService {
       repo.queueOne(trx, device.id, { ...text, url: '/profile', tag: 'test' }, at),
     )
     const outcome = await new PushWorker({ ...this.ctx }).runOne(pushId)
-    return { outcome: outcome ?? 'retry' }
+    // Nothing finer: a why (refused, unreachable, closed) would make the button a probe of the network.
+    return { outcome: outcome === 'sent' ? 'sent' : 'not_delivered' }
   }
 }

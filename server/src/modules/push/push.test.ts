@@ -11,12 +11,12 @@ const DEVICES = '/api/notifications/push/devices'
 
 /**
  * Web Push (issue 30) through HTTP against a fresh database: a local HTTP
- * server stands in for the push service (so this file allows private
+ * server stands in for the push service (so this file sets PUSH_ALLOW_PRIVATE for private
  * addresses), and every push it receives is decrypted here with the
  * device's own keys (RFC 8291) and its VAPID signature checked (RFC 8292).
  */
 describe('push notifications', () => {
-  const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', MAIL_FROM: 'Stake <stake@example.org>' })
+  const t = useTestApp({ PUSH_ALLOW_PRIVATE: 'true', MAIL_FROM: 'Stake <stake@example.org>' })
   let service: Awaited<ReturnType<typeof startPushService>>
   let worker: PushWorker
   let publicKey: string
@@ -216,12 +216,12 @@ describe('push notifications', () => {
     assert.equal((await other.as('DELETE', `${DEVICES}/${device.id}`)).statusCode, 404)
   })
 
-  it('a device that is gone answers the test push with `gone`', async () => {
+  it('a device that is gone answers the test push with `not_delivered` and is removed', async () => {
     const user = await signedIn(t)
     const device = await subscribe(user.as)
     service.answer(device.path, 1, 410)
     const res = await user.as('POST', `${DEVICES}/${device.id}/test`)
-    assert.deepEqual(res.json(), { outcome: 'gone' })
+    assert.deepEqual(res.json(), { outcome: 'not_delivered' })
     assert.deepEqual((await user.as('GET', DEVICES)).json(), [])
   })
 
@@ -251,7 +251,7 @@ describe('push notifications', () => {
 
 describe('push notifications: only public https push services', () => {
   const t = useTestApp()
-  it('refuses http and private addresses without WEBHOOK_ALLOW_PRIVATE', async () => {
+  it('refuses http and private addresses without PUSH_ALLOW_PRIVATE', async () => {
     const user = await signedIn(t)
     for (const endpoint of ['http://push.example.org/x', 'https://127.0.0.1/x', 'https://10.1.2.3/x']) {
       const res = await user.as('POST', DEVICES, newDevice(endpoint).body)
@@ -263,7 +263,7 @@ describe('push notifications: only public https push services', () => {
 describe('push notifications: the key pair from the environment', () => {
   const pair = webPush.generateVAPIDKeys()
   const t = useTestApp({
-    WEBHOOK_ALLOW_PRIVATE: 'true',
+    PUSH_ALLOW_PRIVATE: 'true',
     VAPID_PUBLIC_KEY: pair.publicKey,
     VAPID_PRIVATE_KEY: pair.privateKey,
   })

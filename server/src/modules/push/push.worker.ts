@@ -15,10 +15,7 @@ export interface PushDeps {
   db: Kysely<DB>
   dialect: Dialect
   clock: Clock
-  config: Pick<
-    Config,
-    'publicUrl' | 'mailFrom' | 'vapidKeys' | 'webhookAllowPrivate' | 'webhookPorts' | 'webhookTimeoutMs'
-  >
+  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'vapidKeys' | 'pushAllowPrivate' | 'webhookTimeoutMs'>
   log?: JobLog
 }
 
@@ -31,6 +28,8 @@ const MAX_BATCHES = 50
 export const PUSH_POLL_MS = 1000
 /** How long a push service keeps a message for a device that is offline. */
 const TTL_SECONDS = 24 * 3600
+/** Browsers' push services answer on 443 only; PUSH_ALLOW_PRIVATE (tests) lifts it. */
+export const PUSH_PORTS: readonly number[] = [443]
 /** Sent and failed pushes are forgotten after this long (their text names a proposal). */
 export const PUSH_LOG_DAYS = 7
 const PURGE_EVERY_MS = 60 * 60 * 1000
@@ -98,8 +97,8 @@ export class PushWorker {
       const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]))
       result = await postWebhook(device.endpoint, request.body ?? new Uint8Array(), headers, {
         timeoutMs: config.webhookTimeoutMs,
-        allowPrivate: config.webhookAllowPrivate,
-        ports: config.webhookPorts,
+        allowPrivate: config.pushAllowPrivate,
+        ports: PUSH_PORTS,
       })
     } catch {
       // A key the library refuses (a malformed subscription) or an endpoint that is not a URL.

@@ -8,6 +8,7 @@ import { DELETE_ORDER, NOT_TRANSFERRED, TRANSFERRED } from '../tables.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
 import { emailKey } from '../users/users.repository.ts'
+import { scrubExported, scrubImported } from './stakes.scrub.ts'
 import { defaultSettings } from './stakes.service.ts'
 
 /**
@@ -19,11 +20,13 @@ import { defaultSettings } from './stakes.service.ts'
  * Never exported (sessions, tokens and secrets): sessions and their retired
  * tokens, calendar-feed tokens (speaking_feeds), booking links with their
  * bookings (appointment_offers, appointments, appointment_blocks), users'
- * password hashes and webhooks' signing secrets. Imported users therefore have no usable
+ * password hashes and webhooks' signing secrets; mail bodies and webhook URLs
+ * are emptied (stakes.scrub.ts). Imported users therefore have no usable
  * password and must change it at their first sign-in (the operator's
  * `reset-password` gives one, an administrator's password reset the rest);
  * imported webhooks get a new secret (the stake's administrators see a webhook's
- * secret only when they create it: they replace the webhook to learn one).
+ * secret only when they create it: they replace the webhook to learn one), and
+ * no address: they stay silent until it is entered again.
  */
 
 type Row = Record<string, unknown>
@@ -154,7 +157,7 @@ export async function exportStake(
               if (column === 'stake_id' || spec.omit?.includes(column)) continue
               out[column] = spec.booleans?.includes(column) && value !== null ? Boolean(value) : value
             }
-            return out
+            return scrubExported(spec.table, out)
           })
         }
       })
@@ -294,7 +297,7 @@ export async function importStake(
         counts[spec.table] = rows.length
         const prepared = rows.map((row) => {
           const out: Row = {}
-          for (const [column, value] of Object.entries(row)) {
+          for (const [column, value] of Object.entries(scrubImported(spec.table, row))) {
             if (column === 'stake_id' || column === 'id' || spec.omit?.includes(column)) continue
             const ref = spec.refs?.[column]
             if (ref && value !== null) {

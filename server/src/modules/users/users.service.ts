@@ -22,6 +22,7 @@ import { assertUserManagerRemains } from './last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
 import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
+import { forgetUserDevices } from '../push/push.repository.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 import { issueInvitation } from '../accounts/invitations.service.ts'
 import type { InvitationSent } from '@stake/contract'
@@ -172,11 +173,13 @@ export class UsersService {
         if (toRoster && !(activeChange && body.active === false)) {
           await deleteUserSessions(trx, id)
           await revokeFeed(trx, id)
+          await forgetUserDevices(trx, id)
           await assertUserManagerRemains(trx, dialect, [id])
         }
         if (activeChange && body.active === false) {
           await deleteUserSessions(trx, id)
           await revokeFeed(trx, id) // S13
+          await forgetUserDevices(trx, id) // S18
           await assertUserManagerRemains(trx, dialect) // its lock comes last (ARCHITECTURE.md, Lock order)
         }
         return repo.toUser(row)
@@ -231,6 +234,7 @@ export class UsersService {
       await record(trx, this.ctx, audited({ by: actor.id, at: row.updated_at }, action, { type: 'user', id }))
       await deleteUserSessions(trx, id, self ? actor.sessionId : null)
       if (!self) await revokeFeed(trx, id) // S13
+      await forgetUserDevices(trx, id) // S18: the user's own change too
       return repo.toUser(row)
     })
   }

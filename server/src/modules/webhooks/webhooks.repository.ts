@@ -152,6 +152,8 @@ async function enqueueWebhooks(db: Executor, event: WebhookEvent, proposalId: nu
         .innerJoin('proposals as p', (join) => join.on('p.id', '=', proposalId))
         .innerJoin('wards as wd', 'wd.id', 'p.ward_id')
         .where('e.event', '=', event)
+        // An imported webhook has no address until it is entered again: it sends nothing.
+        .where('w.url', '<>', '')
         .select([
           'w.id',
           sql<string>`${event}`.as('event'),

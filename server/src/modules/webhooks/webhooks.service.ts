@@ -1,6 +1,6 @@
 import type { CreatedWebhook, Webhook, WebhookBody, WebhookDelivery, WebhookDeliveriesQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { notFound, ValidationFailure } from '../../errors.ts'
+import { AppError, notFound, ValidationFailure } from '../../errors.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
@@ -107,7 +107,10 @@ export class WebhooksService {
   async test(id: number): Promise<WebhookDelivery> {
     const now = this.ctx.clock.iso()
     const deliveryId = await withTransaction(this.ctx.db, async (trx) => {
-      if (!(await repo.findWebhook(trx, id))) throw webhookNotFound()
+      const row = await repo.findWebhook(trx, id)
+      if (!row) throw webhookNotFound()
+      // Imported without its address (docs/SECURITY.md "Exports"): nothing to send to yet.
+      if (row.url === '') throw new AppError(409, 'url_required', 'Enter the webhook’s address again first')
       return repo.insertTestDelivery(trx, id, now)
     })
     await this.worker.runOne(deliveryId)

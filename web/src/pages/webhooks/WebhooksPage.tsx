@@ -248,11 +248,12 @@ export default function WebhooksPage() {
             </thead>
             <tbody>
               {webhooks.data.map((w) => {
-                const label = shortUrl(w.url)
+                // An imported webhook has no address until it is entered again (it sends nothing).
+                const label = w.url === '' ? t('toReenter') : shortUrl(w.url)
                 return (
                   <tr key={w.id} data-testid="webhook-row">
                     <td className="cell-title">
-                      <span title={w.url}>{label}</span>
+                      {w.url === '' ? <strong>{label}</strong> : <span title={w.url}>{label}</span>}
                     </td>
                     <td data-label={t('columns.format')}>{t(`formats.${w.format}`)}</td>
                     <td data-label={t('columns.events')}>{w.events.map((e) => t(`events.${e}`)).join(', ')}</td>
@@ -269,7 +270,7 @@ export default function WebhooksPage() {
                       <button
                         type="button"
                         className="button button-small"
-                        disabled={test.isPending && test.variables === w.id}
+                        disabled={w.url === '' || (test.isPending && test.variables === w.id)}
                         onClick={() => sendTest(w)}
                         aria-label={t('actions.testLabel', { url: label })}
                       >
