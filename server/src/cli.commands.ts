@@ -5,6 +5,7 @@ import { CALLINGS_CLI } from './modules/callings/callings.cli.ts'
 import { HOUSEKEEPING_CLI } from './modules/ops/housekeeping.ts'
 import { DAILY_CLI } from './modules/notifications/daily.ts'
 import { STAKES_CLI } from './modules/stakes/stakes.cli.ts'
+import { DEMO_CLI } from './demo/demo.cli.ts'
 
 /** `jobs` lists the server's background jobs; `run <name>` runs one round of one now (e.g. from cron). */
 const JOBS_CLI: CliCommand[] = [
@@ -37,4 +38,5 @@ export const CLI_COMMANDS: CliCommand[] = [
   ...DAILY_CLI,
   ...JOBS_CLI,
   ...STAKES_CLI,
+  ...DEMO_CLI,
 ]
