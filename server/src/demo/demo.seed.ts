@@ -29,7 +29,6 @@ export interface DemoAccount {
 export interface DemoResult {
   stake_id: number
   stake_name: string
-  slug: string
   /** Every demo account signs in with this password (made for this run, printed once). */
   password: string
   accounts: DemoAccount[]
@@ -81,7 +80,7 @@ export async function seedDemo(
     { source: 'operator' },
   )
   const clerk = await signIn(app, address(clerkPerson), password)
-  const stake = await clerk.get<{ slug: string; timezone: string }>('/stake')
+  const stake = await clerk.get<{ timezone: string }>('/stake')
   await clerk.put('/stake', {
     name: stakeName,
     timezone: stake.timezone,
@@ -158,7 +157,6 @@ export async function seedDemo(
   return {
     stake_id: stakeId,
     stake_name: stakeName,
-    slug: stake.slug,
     password,
     accounts: [
       { role: 'president', name: `${president.fname} ${president.lname}`, email: presidency[0]!.email },
