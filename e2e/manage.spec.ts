@@ -103,6 +103,13 @@ test('profile: own name, sessions, sign out everywhere; the public page needs no
   await page.goto('/public')
   await expect(page.getByRole('heading', { name: 'Wards and meeting times' })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Stake leaders' })).toBeVisible()
+  // Leaders by office, as people name them: the president first, bishops after the high council.
+  const leaders = page.getByRole('region', { name: 'Stake leaders' }).getByRole('listitem')
+  await expect(leaders.first()).toContainText('Stake President')
+  const texts = await leaders.allInnerTexts()
+  const at = (name: string) => texts.findIndex((x) => x.startsWith(name))
+  expect(at('Stake President')).toBeLessThan(at('High Councilor'))
+  expect(at('High Councilor')).toBeLessThan(at('Bishop'))
   await page.context().close()
   await other.context().close()
 })
