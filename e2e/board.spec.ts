@@ -305,7 +305,7 @@ test.describe('the setup checklist', () => {
       await adminApi(request)
       // The shared database holds other specs' data: the steps' data is served
       // here, one step more complete each time, through the real endpoints' shapes.
-      const state = { wards: false, seats: false, users: false, proposal: false }
+      const state = { stake: false, wards: false, seats: false, users: false, proposal: false }
       const context = await browser.newContext({ viewport: size })
       const page = await context.newPage()
       const safe = (handler: (route: Route, res: APIResponse) => Promise<void>) => async (route: Route) => {
@@ -342,11 +342,35 @@ test.describe('the setup checklist', () => {
         }),
       )
       await page.route(
-        /\/api\/users\/\?.*limit=1\b/,
+        /\/api\/stake\/?$/,
         safe(async (route: Route, res: APIResponse) => {
+          await route.fulfill({ response: res, json: { ...(await res.json()), settings_saved: state.stake } })
+        }),
+      )
+      // Someone else counts once invited or signed in with a password of their own.
+      await page.route(
+        /\/api\/users\/invitations$/,
+        safe(async (route: Route, res: APIResponse) => route.fulfill({ response: res, json: [] })),
+      )
+      await page.route(
+        /\/api\/users\/\?.*limit=200\b/,
+        safe(async (route: Route, res: APIResponse) => {
+          const someone = {
+            id: 999_999,
+            email: 'someone-else@example.com',
+            fname: 'Someone',
+            lname: 'Else',
+            active: true,
+            force_password_reset: false,
+            language: 'en',
+            created_at: '2026-01-01T00:00:00.000Z',
+            updated_at: '2026-01-01T00:00:00.000Z',
+          }
+          const json = state.users ? [someone] : []
           await route.fulfill({
             response: res,
-            headers: { ...res.headers(), 'x-total-count': state.users ? '5' : '1' },
+            json,
+            headers: { ...res.headers(), 'x-total-count': String(json.length) },
           })
         }),
       )
@@ -367,8 +391,9 @@ test.describe('the setup checklist', () => {
 
       const list = page.getByTestId('setup-checklist')
       await expect(list).toBeVisible()
-      await expect(list).toContainText('0 of 4 done')
+      await expect(list).toContainText('0 of 5 done')
       const steps = [
+        ['stake', 'The stake itself', '/manage/stake'],
         ['wards', 'Each ward and its bishop', '/manage/wards'],
         ['seats', 'Presidency and high-council seats', '/manage/callings'],
         ['users', 'People who use the service', '/manage/users'],
@@ -382,7 +407,7 @@ test.describe('the setup checklist', () => {
         await page.reload()
         if (i < steps.length - 1) {
           await expect(list.locator(`[data-step="${key}"]`)).toHaveAttribute('data-done', 'true')
-          await expect(list).toContainText(`${i + 1} of 4 done`)
+          await expect(list).toContainText(`${i + 1} of 5 done`)
         }
       }
       await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
@@ -390,7 +415,7 @@ test.describe('the setup checklist', () => {
       await expect(list).toHaveCount(0)
 
       // Undone again, it comes back; hidden by the user, it stays hidden.
-      Object.assign(state, { wards: false, seats: false, users: false, proposal: false })
+      Object.assign(state, { stake: false, wards: false, seats: false, users: false, proposal: false })
       await page.reload()
       await expect(list).toBeVisible()
       await list.getByRole('button', { name: 'Hide this list' }).click()

@@ -14,6 +14,9 @@ test('profile → Calendar: create, subscribe link, replace and revoke the priva
   const page = await signInPage(browser, hc)
   await page.goto('/profile')
   const section = page.getByRole('region', { name: 'Calendar' })
+  // No address yet: nothing to revoke, so no red button.
+  await expect(section.getByRole('button', { name: 'Create calendar address' })).toBeVisible()
+  await expect(section.getByRole('button', { name: 'Revoke address' })).toHaveCount(0)
   await section.getByRole('button', { name: 'Create calendar address' }).click()
   const address = section.getByLabel('Your calendar address')
   await expect(address).toHaveValue(/\/api\/speaking\/feed\/[A-Za-z0-9_-]{43}\.ics$/)
@@ -41,6 +44,7 @@ test('profile → Calendar: create, subscribe link, replace and revoke the priva
   await page.getByRole('dialog').getByRole('button', { name: 'Revoke address' }).click()
   await expect(section.getByText('Your calendar address no longer works.')).toBeVisible()
   await expect(address).toBeHidden()
+  await expect(section.getByRole('button', { name: 'Revoke address' })).toHaveCount(0)
   expect((await request.get(second)).status()).toBe(404)
   await page.context().close()
 })

@@ -6,6 +6,7 @@ import { DB_ROLES_CLI } from './modules/ops/db-roles.cli.ts'
 import { HOUSEKEEPING_CLI } from './modules/ops/housekeeping.ts'
 import { DAILY_CLI } from './modules/notifications/daily.ts'
 import { STAKES_CLI } from './modules/stakes/stakes.cli.ts'
+import { DEMO_CLI } from './demo/demo.cli.ts'
 
 /** `jobs` lists the server's background jobs; `run <name>` runs one round of one now (e.g. from cron). */
 const JOBS_CLI: CliCommand[] = [
@@ -39,4 +40,5 @@ export const CLI_COMMANDS: CliCommand[] = [
   ...DB_ROLES_CLI,
   ...JOBS_CLI,
   ...STAKES_CLI,
+  ...DEMO_CLI,
 ]

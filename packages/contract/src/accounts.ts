@@ -44,6 +44,19 @@ export const PASSWORD_RESET_ANSWER = 'If the address belongs to an account, a me
 
 export const PasswordResetAccepted = Type.Object({ detail: Type.String() })
 
+/**
+ * `POST /auth/password-reset`'s 202: the same for every address. `mail` says
+ * whether the deployment sends mail at all (a fact about the deployment, not
+ * the account): without it the page tells the person to ask the stake's
+ * administrator for a reset link.
+ */
+export const PasswordResetRequested = Type.Object({ detail: Type.String(), mail: Type.Boolean() })
+export type PasswordResetRequested = Static<typeof PasswordResetRequested>
+
+/** `POST /users/{id}/reset-link`: mailed, or (mail off) the link for the administrator to hand over. */
+export const ResetLinkSent = InvitationSent
+export type ResetLinkSent = InvitationSent
+
 export const PasswordResetConfirmBody = Type.Object({
   token: Type.String({ maxLength: 200 }),
   new_password: Type.String({ maxLength: 1024 }),

@@ -13,6 +13,12 @@ export const Stake = Type.Object({
   sp_approvals_required: Type.Integer({ minimum: 1, maximum: 3 }),
   hc_approvals_required: Type.Integer({ minimum: 1, maximum: 100 }),
   high_council_seats: Type.Integer({ minimum: 1, maximum: 100 }),
+  /**
+   * Whether an administrator has saved these settings (PUT /stake) since the
+   * stake was made: the first-run checklist's first step. Always present in
+   * GET and PUT /stake's answers.
+   */
+  settings_saved: Type.Optional(Type.Boolean()),
 })
 export type Stake = Static<typeof Stake>
 

@@ -17,6 +17,7 @@ export type Passkey = C.Passkey
 export type PendingInvitation = C.PendingInvitation
 export type InvitationInfo = C.InvitationInfo
 export type InvitationSent = C.InvitationSent
+export type PasswordResetRequested = C.PasswordResetRequested
 
 export const accountKeys = {
   passkeys: ['passkeys'] as const,
@@ -53,7 +54,7 @@ export function useAcceptInvitation() {
 export function useRequestPasswordReset() {
   return useMutation({
     mutationFn: (email: string) =>
-      api<{ detail: string }>('/auth/password-reset', { method: 'POST', body: { email }, anonymous: true }),
+      api<PasswordResetRequested>('/auth/password-reset', { method: 'POST', body: { email }, anonymous: true }),
   })
 }
 
@@ -82,6 +83,15 @@ export function useInviteUser(callbacks: MutationCallbacks<InvitationSent, numbe
     mutationFn: (userId: number) => api<InvitationSent>(`/users/${userId}/invite`, { method: 'POST' }),
     ...callbacks,
     invalidates: () => [accountKeys.invitations],
+  })
+}
+
+/** An administrator's password reset: a reset link mailed, or (mail off) handed back to pass on. */
+export function useIssueResetLink(callbacks: MutationCallbacks<C.ResetLinkSent, number> = {}) {
+  return useChange({
+    mutationFn: (userId: number) => api<C.ResetLinkSent>(`/users/${userId}/reset-link`, { method: 'POST' }),
+    ...callbacks,
+    invalidates: () => [],
   })
 }
 

@@ -99,15 +99,6 @@ export function useSetPermissions(id: number) {
   })
 }
 
-/** A manager sets a temporary password (the user must change it at next sign-in). */
-export function useResetPassword(id: number) {
-  return useChange({
-    mutationFn: (newPassword: string) =>
-      api(`/users/${id}/password`, { method: 'PATCH', body: { new_password: newPassword } }),
-    invalidates: () => [userKeys.all],
-  })
-}
-
 /** The user's own password change (the current one is required); the profile is reloaded by the caller. */
 export function useChangePassword() {
   return useChange({

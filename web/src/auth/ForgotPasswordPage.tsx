@@ -6,14 +6,18 @@ import { useRequestPasswordReset } from '../api/accounts'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
 
-/** "Forgot your password?" (docs/api-reference.md §16): the same answer whatever the address. */
+/**
+ * "Forgot your password?" (docs/api-reference.md §16): the same answer whatever the address;
+ * without mail on the deployment, the same page for every address sends the person to the administrator.
+ */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation('accounts')
   const request = useRequestPasswordReset()
   const [email, setEmail] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)
-  const [sent, setSent] = useState(false)
+  // null: not asked yet; otherwise whether the deployment mails (the same for every address).
+  const [sent, setSent] = useState<{ mail: boolean } | null>(null)
 
   useEffect(() => {
     document.title = `${t('forgot.title')} · ${t('common:appName')}`
@@ -27,8 +31,8 @@ export default function ForgotPasswordPage() {
     if (!/^[^\s@]+@[^\s@]+$/.test(value)) return setErrors({ email: t('common:signIn.invalidEmail') })
     setErrors({})
     try {
-      await request.mutateAsync(value)
-      setSent(true)
+      const answer = await request.mutateAsync(value)
+      setSent({ mail: answer.mail })
     } catch (err) {
       setGeneral(err instanceof ApiError && err.status === 429 ? t('forgot.tooMany') : (err as Error).message)
     }
@@ -38,10 +42,18 @@ export default function ForgotPasswordPage() {
     <main className="auth-page">
       <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="forgot-title">
         <h1 id="forgot-title">{t('forgot.title')}</h1>
-        {sent ? (
+        {sent?.mail ? (
           <p className="info-box" role="status">
             {t('forgot.sent')}
           </p>
+        ) : sent ? (
+          // No mail on this deployment: the way back in is a link from the stake's administrator.
+          <div className="info-box" role="status">
+            <p>
+              <strong>{t('forgot.noMailTitle')}</strong>
+            </p>
+            <p>{t('forgot.noMail')}</p>
+          </div>
         ) : (
           <>
             <p className="muted">{t('forgot.intro')}</p>

@@ -1,9 +1,12 @@
-import { PASSWORD_RESET_ANSWER } from '@stake/contract'
+import { PASSWORD_RESET_ANSWER, type PasswordResetRequested, type ResetLinkSent } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { acrossStakes, setScope } from '../../db/stake-scope.ts'
-import { AppError } from '../../errors.ts'
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts'
+import type { Actor } from '../../plugins/auth.ts'
+import { effectivePermissionsOf } from '../users/permissions.repository.ts'
+import { mayAdminister } from '../users/users.policy.ts'
 import { audited, record } from '../../events/record.ts'
 import { tooManyAttempts } from '../auth/attempts.ts'
 import { checkNewPassword } from '../auth/passwords.ts'
@@ -21,6 +24,12 @@ import * as tokens from './tokens.repository.ts'
 /** docs/api-reference.md §16's numbers. */
 export const RESET = {
   linkSeconds: 30 * 60,
+  /**
+   * A link an administrator hands over by hand (mail off) may wait for its
+   * person longer than a mailed one, but not as long as an invitation
+   * (docs/decisions.md, "Reset links from an administrator").
+   */
+  handedSeconds: 24 * 3600,
   windowSeconds: 3600,
   mailsPerAccount: 3,
   requestsPerIp: 20,
@@ -48,14 +57,14 @@ const invalidToken = () => new AppError(400, 'invalid_token', 'This link is unkn
 export class PasswordResetService {
   constructor(private readonly ctx: AppContext) {}
 
-  async request(email: string, ip: string): Promise<{ detail: string }> {
+  async request(email: string, ip: string): Promise<PasswordResetRequested> {
     const started = performance.now()
     try {
       await this.requestNow(email, ip)
     } finally {
       await sleep(RESET.answerFloorMs - (performance.now() - started))
     }
-    return { detail: PASSWORD_RESET_ANSWER }
+    return { detail: PASSWORD_RESET_ANSWER, mail: this.ctx.config.smtpUrl !== null }
   }
 
   private async requestNow(email: string, ip: string): Promise<void> {
@@ -103,6 +112,63 @@ export class PasswordResetService {
         ),
       ])
     })
+  }
+
+  /**
+   * An administrator's reset (docs/api-reference.md §16): a reset link mailed
+   * to the person or, with mail off, handed back to pass on (as an
+   * invitation's). The old password keeps working until the link is used, and
+   * no password is ever read off the administrator's screen.
+   */
+  async issueByAdministrator(actor: Actor, userId: number, requestBase: string): Promise<ResetLinkSent> {
+    const { db, clock, config } = this.ctx
+    const target = await users.findUserById(db, userId)
+    if (!target) throw notFound('User')
+    // S2: only someone holding all the user's permissions hands out a way into the account.
+    if (userId !== actor.id && !mayAdminister(actor.permissions, await effectivePermissionsOf(db, userId)))
+      throw forbidden('This user holds permissions you do not hold')
+    const email = target.email
+    if (!email) throw conflict('no_email', 'This person has no email address and never signs in')
+    if (!target.active) throw conflict('inactive', 'This user is deactivated: reactivate them first')
+    const mail = config.smtpUrl !== null
+    const now = clock.now()
+    const nowIso = now.toISOString()
+    const token = tokens.newLinkToken()
+    const link = resetUrl(mail ? linkBase(config) : (config.publicUrl ?? requestBase), token)
+    await withTransaction(db, async (trx) => {
+      await tokens.voidTokens(trx, userId, 'password_reset', nowIso)
+      await tokens.insertToken(trx, {
+        user_id: userId,
+        purpose: 'password_reset',
+        token_hash: tokens.hashLinkToken(token),
+        created_at: nowIso,
+        expires_at: addSeconds(now, mail ? RESET.linkSeconds : RESET.handedSeconds).toISOString(),
+      })
+      if (mail) {
+        const stake = await currentStakeSettings(trx)
+        await insertOutbox(trx, [
+          composeAccountMail(
+            'password_reset',
+            target.language,
+            { id: userId, email, fname: target.fname },
+            stake.name,
+            link,
+            nowIso,
+          ),
+        ])
+      }
+      await record(
+        trx,
+        this.ctx,
+        audited(
+          { by: actor.id, at: nowIso },
+          'user.password_reset',
+          { type: 'user', id: userId },
+          { link: true, mailed: mail },
+        ),
+      )
+    })
+    return mail ? { sent: true } : { sent: false, url: link }
   }
 
   /** Sets the new password, spends the token, ends every session (and the calendar feed, S13). */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { Writable } from 'node:stream'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { PASSWORD_RESET_ANSWER } from '@stake/contract'
-import { createUser, injectAs, login, signedIn } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, createUser, injectAs, login, signedIn } from '../../test/factories.ts'
 import { createTestApp } from '../../test/harness.ts'
 import { linkToken, mailingApp, mailTo, PUBLIC } from '../../test/accounts.fixtures.ts'
 
@@ -63,7 +63,7 @@ describe('forgotten password (docs/api-reference.md §16)', () => {
     const other = await login(m.t, leader.user)
     const res = await ask(leader.user.email.toUpperCase())
     assert.equal(res.statusCode, 202)
-    assert.deepEqual(res.json(), { detail: PASSWORD_RESET_ANSWER })
+    assert.deepEqual(res.json(), { detail: PASSWORD_RESET_ANSWER, mail: true })
     await m.deliver()
     const [mail] = mailTo(m.receiver, leader.user.email)
     assert.ok(mail)
@@ -152,7 +152,7 @@ describe('forgotten password (docs/api-reference.md §16)', () => {
     for (let i = 0; i < 5; i++) {
       const res = await ask(user.email, `10.9.0.${i}`)
       assert.equal(res.statusCode, 202)
-      assert.deepEqual(res.json(), { detail: PASSWORD_RESET_ANSWER })
+      assert.deepEqual(res.json(), { detail: PASSWORD_RESET_ANSWER, mail: true })
     }
     await m.deliver()
     assert.equal(mailTo(m.receiver, user.email).length, 3)
@@ -173,6 +173,23 @@ describe('forgotten password (docs/api-reference.md §16)', () => {
     assert.equal((await ask('someone@example.org', '10.8.0.2')).statusCode, 202, 'another address is not held')
     m.t.clock.advance(3601)
     assert.equal((await ask('someone@example.org', address)).statusCode, 202)
+  })
+
+  it("an administrator's reset link is mailed when mail is on: 200 {sent: true}, no link in the answer", async () => {
+    const admin = await signedIn(m.t, { permissions: ALL_PERMISSIONS })
+    const member = await signedIn(m.t, { fname: 'Tomas' })
+    const res = await m.t.app.inject({
+      method: 'POST',
+      url: `/api/users/${member.user.id}/reset-link`,
+      headers: { authorization: `Bearer ${admin.token}` },
+    })
+    assert.equal(res.statusCode, 200, res.body)
+    assert.deepEqual(res.json(), { sent: true })
+    await m.deliver()
+    const [mail] = mailTo(m.receiver, member.user.email)
+    assert.ok(mail)
+    const done = await confirm(linkToken(mail, 'reset-password'), 'mailed-by-admin-44')
+    assert.equal(done.statusCode, 200, done.body)
   })
 
   it('tokens are never in logs, audit, outbox answers or any answer but the mail', async () => {

@@ -54,6 +54,20 @@ export async function currentStakeSettings(db: Executor): Promise<StakeSettings>
   return stake
 }
 
+/**
+ * Whether an administrator saved the stake's settings: a saved stake no
+ * longer follows the environment, and its row changed after it was made
+ * (the first stake follows the environment until then; a made one never did).
+ */
+export async function settingsSaved(db: Executor, id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('stakes')
+    .select(['settings_from_env', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row !== undefined && !row.settings_from_env && row.updated_at !== row.created_at
+}
+
 /** Locks the stake's row until the transaction ends (PostgreSQL; SQLite writes one at a time). */
 export async function lockStake(trx: Executor, id: number, dialect: Dialect): Promise<void> {
   const query = trx.selectFrom('stakes').select('id').where('id', '=', id)

@@ -14,7 +14,7 @@ const PROPOSALS = '/api/calling-kanban/proposals'
 type As = ReturnType<typeof injectAs>
 
 const bodyOf = (stake: Stake, changes: Partial<StakeBody> = {}): StakeBody => {
-  const { id: _id, ...body } = stake
+  const { id: _id, settings_saved: _saved, ...body } = stake
   return { ...body, ...changes }
 }
 
@@ -69,6 +69,7 @@ describe('the stake and its settings: GET and PUT /stake (docs/api-reference.md 
         sp_approvals_required: 3,
         hc_approvals_required: 4,
         high_council_seats: 6,
+        settings_saved: false,
       },
     )
     assert.equal((await t.app.inject({ method: 'GET', url: STAKE })).statusCode, 401)
@@ -194,6 +195,7 @@ describe('the stake and its settings: GET and PUT /stake (docs/api-reference.md 
 
   it('saving stops the stake following the environment; start-up copies the environment only into a stake that does', async () => {
     const saved = (await admin.as('GET', STAKE)).json() as Stake
+    assert.equal(saved.settings_saved, true, 'an administrator saved them')
     const row = () => t.database.db.selectFrom('stakes').selectAll().where('id', '=', 1).executeTakeFirstOrThrow()
     assert.equal(Boolean((await row()).settings_from_env), false)
     await applyEnvSettings(t.appDb, t.database.dialect, t.config, t.clock.iso())
@@ -207,8 +209,20 @@ describe('the stake and its settings: GET and PUT /stake (docs/api-reference.md 
       ['America/Denver', 3, 4, 7],
     )
     assert.equal(back.name, saved.name, 'the name has no environment variable: kept')
+    assert.equal(back.settings_saved, false, 'following the environment again: not saved by anyone')
     assert.equal((await highCouncil(admin.as)).max_slots, 7)
     await change(admin.as, { high_council_seats: 6 })
+  })
+
+  it('a stake made by the operator is not "saved" until its administrator saves it (the checklist\'s first step)', async () => {
+    const other = await otherStake(t)
+    const fresh = (await other.as('GET', STAKE)).json() as Stake
+    assert.equal(fresh.settings_saved, false)
+    t.clock.advance(1)
+    const res = await other.as('PUT', STAKE, bodyOf(fresh, { timezone: 'Europe/Madrid' }))
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.json().settings_saved, true)
+    assert.equal(((await other.as('GET', STAKE)).json() as Stake).settings_saved, true)
   })
 
   it("one stake's settings do not change another's", async () => {

@@ -25,6 +25,7 @@ import {
   findStake,
   lockStake,
   STAKE_FIELDS,
+  settingsSaved,
   stakesFromEnv,
   updateStake,
   type EnvSettings,
@@ -65,8 +66,10 @@ export async function applyEnvSettings(db: Kysely<DB>, dialect: Dialect, config:
 export class StakeSettingsService {
   constructor(private readonly ctx: AppContext) {}
 
-  get(): Promise<Stake> {
-    return currentStakeSettings(this.ctx.db)
+  async get(): Promise<Stake> {
+    const { db } = this.ctx
+    const [stake, saved] = await Promise.all([currentStakeSettings(db), settingsSaved(db, stakeIdOf(db))])
+    return { ...stake, settings_saved: saved }
   }
 
   /**
@@ -123,7 +126,7 @@ export class StakeSettingsService {
           audited({ by: actor.id, at: now }, 'stake.update', { type: 'stake', id }, { name: after.name, changes }),
         )
       }
-      return after
+      return { ...after, settings_saved: true }
     })
   }
 }

@@ -1,12 +1,15 @@
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
+import { usePendingInvitations } from '../../api/accounts'
 import { useProposalCount } from '../../api/proposals'
-import { useActiveUserCount } from '../../api/users'
+import { useStake } from '../../api/stake'
+import { useUsers } from '../../api/users'
 import { useWards } from '../../api/wards'
 import type { Board, Me } from '../../api/types'
-import { can } from '../../auth/roles'
+import { can, canAdministerStake } from '../../auth/roles'
 import { ROUTES } from '../../routes'
+import { StakeForm } from '../stake/StakeForm'
 
 /** The permissions the four steps need: only someone who can take them all sees the list. */
 const SETUP_PERMISSIONS = ['wards.manage', 'callings.manage', 'users.manage', 'proposals.submit'] as const
@@ -21,18 +24,30 @@ function wasDismissed(userId: number): boolean {
   }
 }
 
+/** The browser's own time zone, proposed for a stake whose settings were never saved. */
+function browserZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined
+  } catch {
+    return undefined
+  }
+}
+
 interface Step {
-  key: 'wards' | 'seats' | 'users' | 'proposal'
+  key: 'stake' | 'wards' | 'seats' | 'users' | 'proposal'
   to: string
   done: boolean
 }
 
 /**
  * A new administrator's first steps, each ticked off from the data itself:
- * every ward has a bishop; enough presidency and high-council seats are filled
- * for a proposal to be approved; there is someone besides the administrator;
- * a proposal exists. Gone once all are done or when dismissed (remembered on
- * this device).
+ * the stake's own settings saved (name, time zone, language, approvals,
+ * seats: asked right here, the browser's zone proposed); every ward has a
+ * bishop; enough presidency and high-council seats are filled for a proposal
+ * to be approved; someone besides the administrator was invited or has signed
+ * in and chosen a password (people imported from LCR alone do not count); a
+ * proposal exists. Each step links to where it is done. Gone once all are
+ * done or when dismissed (remembered on this device).
  */
 export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined }) {
   const { t } = useTranslation('board')
@@ -40,13 +55,21 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
   const [dismissed, setDismissed] = useState(() => wasDismissed(me.id))
   const show = allowed && !dismissed
   const wards = useWards()
-  const users = useActiveUserCount(show)
+  const stake = useStake()
+  const users = useUsers({ limit: 200, active: true, offset: 0 }, show)
+  const invitations = usePendingInvitations(show)
   const proposals = useProposalCount(show)
+  const [zone] = useState(browserZone)
 
-  if (!show || !wards.data || !board || !users.data || !proposals.data) return null
+  if (!show || !wards.data || !board || !users.data || !proposals.data || !stake.data || !invitations.data) return null
+  // A person counts once someone can reach the service: invited, or signed in with a password of their own.
+  const someoneElse =
+    invitations.data.length > 0 || users.data.items.some((u) => u.id !== me.id && u.email && !u.force_password_reset)
+  const stakeSaved = stake.data.settings_saved === true
 
   const voting = board.voting
   const steps: Step[] = [
+    { key: 'stake', to: ROUTES.stakeSettings, done: stakeSaved },
     {
       key: 'wards',
       to: ROUTES.wards,
@@ -59,7 +82,7 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
         voting.sp_approval.voters.length >= voting.sp_approval.required &&
         voting.hc_approval.voters.length >= voting.hc_approval.required,
     },
-    { key: 'users', to: ROUTES.users, done: users.data.total > 1 },
+    { key: 'users', to: ROUTES.users, done: someoneElse },
     { key: 'proposal', to: ROUTES.newProposal, done: proposals.data.total > 0 },
   ]
   const done = steps.filter((s) => s.done).length
@@ -93,6 +116,11 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
               <Link to={s.to}>{t(`setup.steps.${s.key}.title`)}</Link>
               <span className="visually-hidden"> — {s.done ? t('setup.done') : t('setup.todo')}</span>
               <span className="setup-hint muted small">{t(`setup.steps.${s.key}.hint`)}</span>
+              {s.key === 'stake' && !s.done && canAdministerStake(me) && (
+                <span className="setup-stake-form">
+                  <StakeForm stake={stake.data} initialZone={zone} intro={false} />
+                </span>
+              )}
             </span>
           </li>
         ))}

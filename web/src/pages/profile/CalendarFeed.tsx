@@ -70,9 +70,12 @@ export function CalendarFeed() {
         >
           {create.isPending ? t('working') : url ? t('replace') : t('create')}
         </button>
-        <button type="button" className="button button-danger" onClick={() => setConfirmRevoke(true)}>
-          {t('revoke')}
-        </button>
+        {/* Nothing to destroy without an address: no red button then. */}
+        {(url || status?.active) && (
+          <button type="button" className="button button-danger" onClick={() => setConfirmRevoke(true)}>
+            {t('revoke')}
+          </button>
+        )}
       </div>
       <ConfirmDialog
         open={confirmRevoke}

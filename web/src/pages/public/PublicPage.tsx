@@ -7,6 +7,21 @@ import { useAuth } from '../../auth/AuthProvider'
 import { Empty, ErrorMessage, formatMeetingTime, Loading } from '../../components/ui'
 import { ROUTES } from '../../routes'
 
+/** The stake's offices in the order people name them; other callings follow, by name (as the server sorts them). */
+const OFFICE_ORDER = [
+  'stake_president',
+  'stake_first_counselor',
+  'stake_second_counselor',
+  'stake_executive_secretary',
+  'stake_clerk',
+  'high_councilor',
+  'bishop',
+]
+const rank = (key: string | null) => {
+  const i = key ? OFFICE_ORDER.indexOf(key) : -1
+  return i === -1 ? OFFICE_ORDER.length : i
+}
+
 /** For visitors: always asked anonymously, so it shows exactly what the public sees. */
 export default function PublicPage() {
   const { t } = useTranslation('public')
@@ -54,15 +69,17 @@ export default function PublicPage() {
             <ErrorMessage error={callings.error} />
             {callings.data && callings.data.length === 0 && <Empty>{t('noCallings')}</Empty>}
             <ul className="plain-list">
-              {callings.data?.map((c) => {
-                const holders = c.slots.filter((s) => s.user).map((s) => `${s.user!.fname} ${s.user!.lname}`)
-                return (
-                  <li key={c.id}>
-                    <strong>{c.name}</strong>
-                    <span className="muted"> · {holders.length ? holders.join(', ') : t('common:vacant')}</span>
-                  </li>
-                )
-              })}
+              {[...(callings.data ?? [])]
+                .sort((a, b) => rank(a.key) - rank(b.key))
+                .map((c) => {
+                  const holders = c.slots.filter((s) => s.user).map((s) => `${s.user!.fname} ${s.user!.lname}`)
+                  return (
+                    <li key={c.id}>
+                      <strong>{c.name}</strong>
+                      <span className="muted"> · {holders.length ? holders.join(', ') : t('common:vacant')}</span>
+                    </li>
+                  )
+                })}
             </ul>
           </section>
         </div>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
-import { useCreateUser, useResetPassword, useSetPermissions, useUpdateUser, useUserPermissions } from '../../api/users'
+import { useCreateUser, useSetPermissions, useUpdateUser, useUserPermissions } from '../../api/users'
 import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { usePermissionText } from '../../auth/permissionText'
 import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui'
+import { useIssueResetLink } from '../../api/accounts'
+import { useNotify } from '../../components/Notice'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -306,27 +308,47 @@ export function GrantsForm({ user, onDone, onClose }: { user: User; onDone(): vo
   )
 }
 
-function randomPassword(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  const bytes = new Uint8Array(16)
-  crypto.getRandomValues(bytes)
-  return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
-}
-
+/**
+ * An administrator's password reset (docs/api-reference.md §16): a reset link,
+ * mailed to the person or, without mail, shown here to hand over (as an
+ * invitation's). No password is ever read off this screen.
+ */
 export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDone(): void; onClose(): void }) {
   const { t } = useTranslation('users')
-  const reset = useResetPassword(user.id)
-  const [pw, setPw] = useState(randomPassword)
-  const [doneFor, setDoneFor] = useState<string | null>(null)
+  const issue = useIssueResetLink()
+  const notify = useNotify()
+  const [answer, setAnswer] = useState<{ sent: boolean; url?: string } | null>(null)
   const f = useFormState()
-  if (doneFor) {
+  if (answer) {
     return (
       <div className="stack">
-        <p className="success-box" role="status">
-          {t('reset.done')}
-        </p>
-        <CopyableSecret label={t('form.temporaryPassword')} value={doneFor} />
+        {answer.sent || !answer.url ? (
+          <p className="success-box" role="status">
+            {t('reset.mailed', { email: user.email ?? '' })}
+          </p>
+        ) : (
+          <>
+            <p role="status">{t('reset.linkIntro', { name: `${user.fname} ${user.lname}` })}</p>
+            <Field label={t('reset.linkLabel')}>
+              <input readOnly className="mono" value={answer.url} onFocus={(e) => e.currentTarget.select()} />
+            </Field>
+          </>
+        )}
         <div className="dialog-actions">
+          {answer.url && (
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void navigator.clipboard?.writeText(answer.url!).then(
+                  () => notify(t('form.copied'), 'success'),
+                  () => undefined,
+                )
+              }
+            >
+              {t('form.copy')}
+            </button>
+          )}
           <button type="button" className="button button-primary" onClick={onClose}>
             {t('form.done')}
           </button>
@@ -340,11 +362,8 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
       className="stack"
       onSubmit={(e) => {
         e.preventDefault()
-        if (pw.length < 8) return f.setErrors({ new_password: t('reset.tooShort') })
-        f.setErrors({})
-        void f.run(['new_password'], async () => {
-          await reset.mutateAsync(pw)
-          setDoneFor(pw)
+        void f.run([], async () => {
+          setAnswer(await issue.mutateAsync(user.id))
           onDone()
         })
       }}
@@ -354,9 +373,7 @@ export function ResetPasswordForm({ user, onDone, onClose }: { user: User; onDon
           {f.general}
         </p>
       )}
-      <Field label={t('form.temporaryPassword')} error={f.errors.new_password} hint={t('reset.hint')}>
-        <input className="mono" value={pw} onChange={(e) => setPw(e.target.value)} autoComplete="off" />
-      </Field>
+      <p>{t('reset.explain')}</p>
       <Actions busy={f.busy} label={t('reset.submit')} onClose={onClose} />
     </form>
   )

@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test } from '@playwright/test'
+import { unique } from './api'
+
+const root = path.join(__dirname, '..')
+
+/** A new stake and its administrator, as a signup makes them (a code from the operator's CLI). */
+async function newStake(request: import('@playwright/test').APIRequestContext) {
+  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'stake', 'signup-code', '--json'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `sqlite:${process.env.E2E_DB}`, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  })
+  const code = JSON.parse(
+    out
+      .trim()
+      .split('\n')
+      .reverse()
+      .find((l) => l.startsWith('{'))!,
+  ).code as string
+  const admin = { email: `${unique('setup')}@example.com`, password: 'Setup-Admin-Pass-4411' }
+  const res = await request.post('/api/stakes', {
+    data: { code, stake_name: unique('Unnamed '), fname: 'Ines', lname: 'Setup', ...admin },
+  })
+  expect(res.status()).toBe(201)
+  return admin
+}
+
+for (const size of [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'phone', viewport: { width: 390, height: 844 } },
+]) {
+  test(`${size.name}: the checklist's first step asks for the stake's name and time zone, the browser's zone proposed`, async ({
+    browser,
+    request,
+  }) => {
+    test.setTimeout(120_000)
+    const admin = await newStake(request)
+    const context = await browser.newContext({ viewport: size.viewport, timezoneId: 'Pacific/Auckland' })
+    const page = await context.newPage()
+    await page.goto('/signin')
+    await page.getByLabel('Email').fill(admin.email)
+    await page.getByLabel('Password').fill(admin.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+
+    const list = page.getByTestId('setup-checklist')
+    const step = list.locator('[data-step="stake"]')
+    await expect(step).toHaveAttribute('data-done', 'false')
+    await expect(step.getByRole('link', { name: 'The stake itself' })).toHaveAttribute('href', '/manage/stake')
+    await expect(step.getByLabel('Time zone')).toHaveValue('Pacific/Auckland')
+    const violations = (await new AxeBuilder({ page }).include('[data-testid="setup-checklist"]').analyze()).violations
+    expect(violations.map((v) => v.id)).toEqual([])
+
+    const name = unique('Kauri Stake ')
+    await step.getByLabel('Stake name').fill(name)
+    await step.getByRole('button', { name: 'Save settings' }).click()
+    await expect(step).toHaveAttribute('data-done', 'true')
+    await expect(step.getByLabel('Stake name')).toHaveCount(0)
+    await expect(page.getByTestId('stake-name')).toHaveText(name)
+
+    const token = (
+      await (
+        await request.post('/api/auth/login', { form: { username: admin.email, password: admin.password } })
+      ).json()
+    ).access_token
+    const stake = await (await request.get('/api/stake', { headers: { Authorization: `Bearer ${token}` } })).json()
+    expect([stake.name, stake.timezone, stake.settings_saved]).toEqual([name, 'Pacific/Auckland', true])
+    await context.close()
+  })
+}
