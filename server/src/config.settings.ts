@@ -15,6 +15,12 @@ export const SETTINGS: SettingDoc[] = [
   { names: ['PORT'], default: '`8000`', meaning: 'listening port' },
   { names: ['HOST'], default: '`127.0.0.1`', meaning: 'listening address (`0.0.0.0` to serve a network)' },
   {
+    names: ['WORKERS'],
+    default: "the machine's cores, at most 4 (1 on `sqlite::memory:`)",
+    meaning:
+      'server processes sharing the port (`node:cluster`): the first process migrates the database, then supervises them, replaces one that dies and drains them all on SIGTERM (docs/performance.md)',
+  },
+  {
     names: ['DATABASE_URL'],
     default: '`sqlite:./data/stake.db`',
     meaning: '`sqlite:<path>` or `postgres://user@host:5432/db`',
@@ -95,6 +101,24 @@ export const SETTINGS: SettingDoc[] = [
     default: '`false`',
     meaning:
       'let webhooks post to loopback, private and other non-public addresses on any port (a receiver on the same machine or network)',
+  },
+  {
+    names: ['MIGRATION_DATABASE_URL'],
+    default: 'unset',
+    meaning:
+      'PostgreSQL: the tables\' owner, which runs the migrations, while `DATABASE_URL`\'s role only serves (`npm run cli -- db roles`, section "PostgreSQL")',
+  },
+  {
+    names: ['ALLOW_RLS_BYPASS'],
+    default: '`false`',
+    meaning:
+      'PostgreSQL with more than one stake: start even when the serving role bypasses row-level security (a superuser, `BYPASSRLS`, or the owner of a table without `FORCE`); without it the server refuses to start',
+  },
+  {
+    names: ['PUSH_ALLOW_PRIVATE'],
+    default: '`false`',
+    meaning:
+      'tests only: let push endpoints be any address and port, http too (a local stand-in for a push service); refused at start with `NODE_ENV=production`. `WEBHOOK_ALLOW_PRIVATE` never applies to push: a push endpoint is https on 443 at a public address',
   },
   {
     names: ['WEBHOOK_PORTS'],
