@@ -14,6 +14,8 @@ const OUTBOXES = {
   push_outbox: { sent: 'sent', sentAt: 'sent_at' },
 } as const
 export type OutboxName = keyof typeof OUTBOXES
+/** Every outbox table, for what must name them all (ARCHITECTURE.md's events diagram). */
+export const OUTBOX_TABLES = Object.keys(OUTBOXES) as OutboxName[]
 
 /** The columns every outbox has, which is all this helper reads or writes. */
 interface OutboxColumns {
