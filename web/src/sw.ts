@@ -70,7 +70,7 @@ interface PushPayload {
 }
 
 /**
- * Push notifications (issue 30): a push from the server shows a notification
+ * Push notifications: a push from the server shows a notification
  * with its text; tapping it opens (or focuses) the app on the proposal. A vote
  * owed has Approve and Reject buttons: the page opened casts the one tapped,
  * with an undo. The payload is decrypted by the browser; nothing of it is kept here.

@@ -90,7 +90,7 @@ export interface SessionsTable {
   last_used_at: string
   user_agent: string | null
   ip: string | null
-  /** Salt of the last rotation: the next secret is HMAC(salt, previous secret) (issue 19). */
+  /** Salt of the last rotation: the next secret is HMAC(salt, previous secret). */
   rotation_salt: Generated<string | null>
   /** Signed in on a shared computer: ends after SHARED_SESSION_IDLE_SECONDS without activity (docs/api-reference.md §13). */
   shared: Generated<SqlBool>
@@ -200,7 +200,7 @@ export interface DB
   calling_slots: CallingSlotsTable
   calling_slot_history: CallingSlotHistoryTable
   wards: WardsTable
-  // Accounts (issue 27, docs/api-reference.md §16)
+  // Accounts (docs/api-reference.md §16)
   account_tokens: AccountTokensTable
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable

@@ -60,10 +60,10 @@ export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
   'appointments',
   'appointment_blocks',
   'sunday_assignments',
-  // Accounts (issue 27)
+  // Accounts (docs/api-reference.md §16)
   'account_tokens',
   'passkeys',
-  // Ordinations and stewardships (issue 28)
+  // Ordinations and stewardships (docs/api-reference.md §18)
   'stewardships',
 ])
 

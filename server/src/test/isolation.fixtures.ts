@@ -121,13 +121,13 @@ export interface StakeB {
   webhook: number
   notification: number
   session: number
-  /** A push device of B's administrator (issue 30). */
+  /** A push device of B's administrator. */
   pushDevice: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
   /** An LCR import preview of B's administrator (docs/api-reference.md §15). */
   importPreview: number
-  /** A passkey of B's administrator (issue 27). */
+  /** A passkey of B's administrator. */
   passkey: number
 }
 

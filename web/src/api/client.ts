@@ -1,7 +1,7 @@
 /**
  * HTTP client for the Stake Administration API.
  *
- * Security rules from the spec, section 5:
+ * Security rules (docs/SECURITY.md):
  * - the access token lives only in this module's memory (never localStorage or
  *   sessionStorage); the refresh token is an HttpOnly cookie the browser sends
  *   to /api/auth/refresh by itself;
@@ -47,7 +47,7 @@ export function setSession(tokens: { access_token: string; idle_timeout?: number
 }
 
 /**
- * Whether this browser may hold a session (issue 30): set when a sign-in or
+ * Whether this browser may hold a session: set when a sign-in or
  * refresh succeeds, cleared when one fails or the user signs out. The refresh
  * cookie itself is HttpOnly; without this hint a first visit would probe
  * /auth/refresh and log its 401 in the console. Unknown storage counts as yes.

@@ -3,7 +3,7 @@ import { api } from './client'
 import { useChange } from './mutation'
 import type * as C from '@stake/contract'
 
-/** Query keys of Web Push (issue 30): the caller's devices and this browser's own subscription. */
+/** Query keys of Web Push: the caller's devices and this browser's own subscription. */
 export const pushKeys = {
   all: ['push'] as const,
   devices: ['push', 'devices'] as const,

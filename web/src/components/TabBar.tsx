@@ -8,7 +8,7 @@ import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
 export const NEEDS_ME_HASH = '#needs-me'
 
 /**
- * The phone's navigation (issue 30): below 720 px the top bar's links give way
+ * The phone's navigation: below 720 px the top bar's links give way
  * to a tab bar at the bottom of the screen — Needs me, Board, Speaking and
  * More (every other page, in a panel above the bar). Hidden by CSS on wider
  * screens, where the top bar's navigation shows everything.

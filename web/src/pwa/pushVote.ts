@@ -1,5 +1,5 @@
 /**
- * One tap from a push notification (issue 30). A notification about a vote
+ * One tap from a push notification. A notification about a vote
  * owed has two buttons, Approve and Reject. Tapping one makes the service
  * worker open the proposal's page and keep the choice for that page alone;
  * the page claims it over a MessageChannel and casts it with the same undo

@@ -492,7 +492,7 @@ export async function boardVotes(db: Executor, viewer: Viewer, kind?: ProposalKi
   return rows.map((r) => ({ proposal_id: r.proposal_id, voter_id: r.approver_id, approved: Boolean(r.approved) }))
 }
 
-// ---------------------------------------------------------------- compact board (issue 30)
+// ---------------------------------------------------------------- compact board (docs/api-reference.md §7)
 
 /**
  * The board's open proposals, oldest change first, in one statement: the

@@ -36,7 +36,7 @@ export const PUSH_LOG_DAYS = 7
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 /**
- * Sends the push outbox (issue 30): claims due rows exactly as mail and
+ * Sends the push outbox: claims due rows exactly as mail and
  * webhooks do (delivery/outbox.ts), encrypts each payload for its device
  * (RFC 8291, aes128gcm) and signs the request with the deployment's VAPID key
  * (RFC 8292) through `web-push`, and posts it with the webhooks' guarded

@@ -18,7 +18,7 @@ import { openStake } from './stakes.service.ts'
 export const SIGNUPS_PER_WINDOW = 10
 export const SIGNUP_WINDOW_MS = 15 * 60_000
 
-// Mounted twice (/api and the root alias): both mounts of one app share a window through its database handle.
+// One window per app, found through its database handle: several apps in one process (the tests) never share one.
 const windows = new WeakMap<object, RateWindow>()
 
 const badCode = () => forbidden('This signup code is unknown or used up')

@@ -140,7 +140,7 @@ export const NOT_TRANSFERRED: readonly Table[] = [
   'appointment_offers',
   'account_tokens',
   'passkeys',
-  // A phone's push subscription is that device's credential, its queue transient (issue 30).
+  // A phone's push subscription is that device's credential, its queue transient.
   'push_outbox',
   'push_subscriptions',
 ]

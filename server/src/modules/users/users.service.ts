@@ -39,7 +39,7 @@ const userFacts = (row: { email: string | null; fname: string; lname: string }) 
 export class UsersService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** `requestBase`: the request's origin, for an invitation link handed back when mail is off (issue 27). */
+  /** `requestBase`: the request's origin, for an invitation link handed back when mail is off (docs/api-reference.md §16). */
   async create(
     actor: Actor,
     body: CreateUserBody,

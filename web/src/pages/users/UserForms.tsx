@@ -179,7 +179,7 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
   const update = useUpdateUser()
   const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active })
   const f = useFormState()
-  // Unticking "Active" on an active account deactivates it on save: say what that does (issue 14).
+  // Unticking "Active" on an active account deactivates it on save: say what that does.
   const deactivating = user.active && !v.active
   return (
     <form
