@@ -12,8 +12,7 @@
  */
 
 import i18next from 'i18next'
-
-export const API_BASE = '/api'
+import { API_BASE } from '@stake/contract/routes'
 
 let accessToken: string | null = null
 /** Seconds without activity that end this session: set only on a shared computer (docs/api-reference.md §13). */
