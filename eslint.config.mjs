@@ -49,6 +49,24 @@ export default tseslint.config(
     ...reactHooks.configs.flat.recommended,
   },
   {
+    // The data layer is below the UI: web/src/api/** takes what it needs from the UI
+    // (a sign-in's beginSession, ...) as arguments and imports no component, page or auth screen.
+    files: ['web/src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/components/*', '**/pages/*', '**/auth/*', '**/components', '**/pages', '**/auth'],
+              message: 'The data layer (web/src/api) imports no UI: take what it needs as an argument.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // One data layer: pages use the hooks of web/src/api/<domain>.ts,
     // whose key factories are the only place query keys are written and whose
     // mutations say what they invalidate. A page cannot slip back to its own

@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ROUTES } from '../routes'
-import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
+import { SustainingsNav } from './SustainingsNav'
 
 /** Where the "Needs me" tab leads: the board's own "Needs me" section. */
 export const NEEDS_ME_HASH = '#needs-me'

@@ -5,29 +5,10 @@ import { useCreateUser, useResetPassword, useSetPermissions, useUpdateUser, useU
 import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { usePermissionText } from '../../auth/permissionText'
-import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui'
+import { ErrorMessage, Field, Loading, type FieldErrors } from '../../components/ui'
+import { useFormState } from '../../components/useFormState'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-function useFormState() {
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  async function run(fields: string[], fn: () => Promise<void>) {
-    setGeneral(null)
-    setBusy(true)
-    try {
-      await fn()
-    } catch (err) {
-      const s = splitError(err, fields)
-      setErrors(s.fields)
-      setGeneral(s.general)
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { errors, setErrors, general, busy, run }
-}
 
 function Actions({
   busy,
