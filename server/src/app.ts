@@ -111,7 +111,7 @@ function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
 const ROOT_ALIASES = new Set([...API_SEGMENTS].filter((s) => s !== 'api' && s !== 'docs' && s !== 'openapi.json'))
 
 /** `/wards/3?x` → `/api/wards/3?x`; anything else (pages, /api, /docs) unchanged. */
-export function apiAlias(url: string): string {
+function apiAlias(url: string): string {
   const path = url.replace(/^\/+/, '')
   const segment = path.split(/[/?#]/, 1)[0]!
   return ROOT_ALIASES.has(segment) ? `/api/${path}` : url

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { API_SEGMENTS } from '@stake/contract/routes'
 
-export interface WebOptions {
+interface WebOptions {
   /** The built client (web/dist); null or a folder without index.html serves no client. */
   webDist: string | null
 }

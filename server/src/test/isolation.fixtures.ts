@@ -21,8 +21,8 @@ export const MARKER = 'Zqxb'
 export const B_YEAR = 2031
 export const B_MONTH = 5
 
-export const WARD_NAMES = ['Maple Ward', 'Oak Ward'] as const
-export const CALLING_NAME = 'Choir Director'
+const WARD_NAMES = ['Maple Ward', 'Oak Ward'] as const
+const CALLING_NAME = 'Choir Director'
 
 type As = ReturnType<typeof injectAs>
 

@@ -17,7 +17,7 @@ export type PendingInvitation = C.PendingInvitation
 export type InvitationInfo = C.InvitationInfo
 export type InvitationSent = C.InvitationSent
 
-export const accountKeys = {
+const accountKeys = {
   passkeys: ['passkeys'] as const,
   invitations: ['invitations', 'pending'] as const,
   invitation: (token: string) => ['invitations', 'token', token] as const,

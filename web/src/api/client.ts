@@ -26,7 +26,7 @@ import {
   type RequestOptions,
 } from './transport'
 
-export { ApiError, type FieldError } from './errors'
+export { ApiError } from './errors'
 export {
   getAccessToken,
   getIdleTimeout,
@@ -38,10 +38,8 @@ export {
   setSession,
   startBootRefresh,
   takeBootRefresh,
-  type SessionLossReason,
 } from './session'
 export {
-  discard,
   onNetworkResult,
   probeServer,
   setConnectionGate,

@@ -4,7 +4,7 @@ import { useChange } from './mutation'
 import type * as C from '@stake/contract'
 
 /** Query keys of Web Push: the caller's devices and this browser's own subscription. */
-export const pushKeys = {
+const pushKeys = {
   all: ['push'] as const,
   devices: ['push', 'devices'] as const,
   here: ['push', 'here'] as const,

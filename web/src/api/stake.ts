@@ -13,7 +13,7 @@ export type StakeBody = C.StakeBody
 export type StakeSignup = C.StakeSignup
 
 /** Query keys of the caller's stake (docs/api-reference.md §14). */
-export const stakeKeys = {
+const stakeKeys = {
   all: ['stake'] as const,
   current: () => [...stakeKeys.all, 'current'] as const,
 }

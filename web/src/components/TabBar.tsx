@@ -5,7 +5,7 @@ import { ROUTES } from '../routes'
 import { SustainingsNav } from './SustainingsNav'
 
 /** Where the "Needs me" tab leads: the board's own "Needs me" section. */
-export const NEEDS_ME_HASH = '#needs-me'
+const NEEDS_ME_HASH = '#needs-me'
 
 /**
  * The phone's navigation: below 720 px the top bar's links give way

@@ -14,7 +14,7 @@ export const CLAIM_PUSH_VOTE = 'CLAIM_PUSH_VOTE'
 export const PUSH_VOTE_TTL_MS = 60_000
 
 /** The query a page opened from a notification carries. */
-export const FROM_PUSH = 'from=push'
+const FROM_PUSH = 'from=push'
 
 export interface ClaimPushVote {
   type: typeof CLAIM_PUSH_VOTE

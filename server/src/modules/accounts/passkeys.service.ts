@@ -24,7 +24,7 @@ import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './passkeys.repository.ts'
 
 /** How long a challenge may be answered. */
-export const CHALLENGE_SECONDS = 5 * 60
+const CHALLENGE_SECONDS = 5 * 60
 
 /** Who the browser must be talking to: the relying party's id (a host name) and the page's origin. */
 export interface RelyingParty {

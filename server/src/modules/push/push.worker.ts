@@ -28,11 +28,11 @@ export type PushOutcome = 'sent' | 'retry' | 'failed' | 'gone'
 const BATCH = 20
 const MAX_BATCHES = 50
 /** How often the server's worker looks for due pushes. */
-export const PUSH_POLL_MS = 1000
+const PUSH_POLL_MS = 1000
 /** How long a push service keeps a message for a device that is offline. */
 const TTL_SECONDS = 24 * 3600
 /** Sent and failed pushes are forgotten after this long (their text names a proposal). */
-export const PUSH_LOG_DAYS = 7
+const PUSH_LOG_DAYS = 7
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 /**

@@ -46,7 +46,7 @@ interface TableSpec {
 }
 
 /** Every exported table, parents before children: the order of an import. */
-export const TRANSFER_TABLES: readonly TableSpec[] = [
+const TRANSFER_TABLES: readonly TableSpec[] = [
   { table: 'users', id: true, omit: ['password_hash'], booleans: ['active', 'force_password_reset'], orderBy: ['id'] },
   { table: 'user_permissions', refs: { user_id: 'users' }, orderBy: ['user_id', 'permission'] },
   { table: 'wards', id: true, orderBy: ['id'] },
@@ -146,7 +146,7 @@ export const NOT_TRANSFERRED: readonly Table[] = [
 ]
 
 /** Every stake-owned table, children before parents: the order of a delete. */
-export const DELETE_ORDER: readonly Table[] = [...NOT_TRANSFERRED, ...TRANSFER_TABLES.map((s) => s.table).reverse()]
+const DELETE_ORDER: readonly Table[] = [...NOT_TRANSFERRED, ...TRANSFER_TABLES.map((s) => s.table).reverse()]
 
 const REFERENCED: readonly Referenced[] = ['users', 'wards', 'callings', 'proposals', 'webhooks']
 
@@ -170,8 +170,8 @@ const AUDIT_TARGETS: Record<string, Referenced> = {
   webhook: 'webhooks',
 }
 
-export const EXPORT_FORMAT = 'stake-export'
-export const EXPORT_VERSION = 1
+const EXPORT_FORMAT = 'stake-export'
+const EXPORT_VERSION = 1
 
 const SETTINGS = [
   'timezone',

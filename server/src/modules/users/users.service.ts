@@ -26,7 +26,7 @@ import { revokeFeed } from '../speaking/feed.repository.ts'
 import { issueInvitation } from '../accounts/invitations.service.ts'
 import type { InvitationSent } from '@stake/contract'
 
-export const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
+const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
 /** The facts an audit entry keeps of a user: who, never a credential. */

@@ -34,7 +34,7 @@ function Actions({
   )
 }
 
-export function CopyableSecret({ label, value }: { label: string; value: string }) {
+function CopyableSecret({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation('users')
   const [copied, setCopied] = useState(false)
   return (
