@@ -7,6 +7,7 @@ import js from '@eslint/js'
 import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
+import local from './scripts/eslint-local-rules.mjs'
 
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'test-results/', 'playwright-report/', 'docs/screenshots/'] },
@@ -21,6 +22,14 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // Comments point at text inside the repository (scripts/eslint-local-rules.mjs). A merged
+    // migration is never edited, not even its comments, so migrations are left out.
+    files: ['server/src/**', 'web/src/**', 'e2e/**', 'packages/**', 'scripts/**', 'eslint.config.mjs'],
+    ignores: ['server/src/db/migrations/**'],
+    plugins: { local },
+    rules: { 'local/comment-references': 'error' },
   },
   {
     // Migrations and their helpers run against older schemas than db/schema.ts
@@ -40,7 +49,25 @@ export default tseslint.config(
     ...reactHooks.configs.flat.recommended,
   },
   {
-    // One data layer (issue 24): pages use the hooks of web/src/api/<domain>.ts,
+    // The data layer is below the UI: web/src/api/** takes what it needs from the UI
+    // (a sign-in's beginSession, ...) as arguments and imports no component, page or auth screen.
+    files: ['web/src/api/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/components/*', '**/pages/*', '**/auth/*', '**/components', '**/pages', '**/auth'],
+              message: 'The data layer (web/src/api) imports no UI: take what it needs as an argument.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One data layer: pages use the hooks of web/src/api/<domain>.ts,
     // whose key factories are the only place query keys are written and whose
     // mutations say what they invalidate. A page cannot slip back to its own
     // queries, keys or requests.

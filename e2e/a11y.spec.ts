@@ -16,13 +16,13 @@ import {
 /**
  * axe-core on every page, at phone (390×844) and desktop size: no critical
  * and no serious violation of WCAG 2.1 A/AA nor of axe's best practices
- * (issues 14 and 30). Each page is checked once its content has loaded, on
+ * (a phone and a screen reader must reach every control). Each page is checked once its content has loaded, on
  * a stake with every state a page can show (unread count of 10 and more,
  * declined and recorded cards, call and release badges, votes waiting in
  * "Needs me"), so the rules see what a user sees.
  */
 
-/** WCAG 2.0 and 2.1, A and AA, and axe's best practices (issue 30: the 2.1 rules found what 2.0 alone missed). */
+/** WCAG 2.0 and 2.1, A and AA, and axe's best practices (the 2.1 rules found what 2.0 alone missed). */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']
 
 const SIZES = [

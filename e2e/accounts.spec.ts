@@ -3,7 +3,7 @@ import { expect, test, type Browser, type CDPSession, type Page } from '@playwri
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, unique } from './api'
 
 /**
- * Accounts without an administrator (issue 27, docs/api-reference.md §16) in
+ * Accounts without an administrator (docs/api-reference.md §16) in
  * real Chromium: passkeys with the DevTools protocol's virtual authenticator
  * (a platform authenticator with resident keys and user verification), an
  * invitation followed to its Welcome page, the forgotten-password pages; at

@@ -6,7 +6,7 @@ import { expect, type APIRequestContext, type Browser, type Page } from '@playwr
  */
 
 export const ADMIN_EMAIL = 'admin@example.com'
-export const ADMIN_INITIAL_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'Initial-Admin-Pass-2024'
+const ADMIN_INITIAL_PASSWORD = process.env.E2E_ADMIN_PASSWORD ?? 'Initial-Admin-Pass-2024'
 export const ADMIN_PASSWORD = 'Admin-Chosen-Pass-9137'
 
 let seq = 0

@@ -4,7 +4,7 @@ import ICAL from 'ical.js'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, login, signInPage, unique, Api } from './api'
 
 /**
- * Issue 29 (docs/api-reference.md §18): a member books, moves and cancels an
+ * Appointments (docs/api-reference.md §18): a member books, moves and cancels an
  * interview through a link at phone size; two people taking one time at once
  * get one booking and one "that time was just taken"; the interviewer's
  * calendar feed (read back with ical.js) carries it; the Sunday plan warns of

@@ -69,7 +69,7 @@ test('a reload keeps the user signed in without showing sign-in, and the token i
   expect(await sawSignIn(page)).toBe(false)
   await expect(page).toHaveURL(/\/board$/)
 
-  // Spec §5: the access token is in memory only.
+  // The access token is in memory only: nothing a script could read survives in storage.
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
   expect(stored).not.toMatch(/eyJ/)
   const cookies = await page.context().cookies()

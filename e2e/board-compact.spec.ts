@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createWard, unique } from './api'
 
 /**
- * The board as big as what people look at (issue 30): the closed column is a
+ * The board as big as what people look at (docs/api-reference.md §7): the closed column is a
  * count until it is opened (a button on a wide screen, its tab on a phone),
  * and a reload starts the board's request together with the profile's.
  */

@@ -16,7 +16,7 @@ import {
 } from './api'
 
 /**
- * The board (issue 14): a "Needs me" view first, stages as tabs with counts
+ * The board: a "Needs me" view first, stages as tabs with counts
  * on a phone, "2 of 3 approvals" and who is still to vote, auto-advance
  * announced, confirmation before a forward move past missing votes, the
  * keyboard and "Move to…" moves keeping focus on the moved card, the

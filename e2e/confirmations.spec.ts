@@ -3,7 +3,7 @@ import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, unique }
 
 /**
  * Deactivating a user, declining and deleting a proposal each ask first and
- * say what will happen (issue 14); Cancel leaves everything as it was. On a
+ * say what will happen; Cancel leaves everything as it was. On a
  * phone and on a desktop.
  */
 

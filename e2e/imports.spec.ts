@@ -4,7 +4,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, login, signInPage, unique } from './api'
 
 /**
- * Issue 26, "Done when": a stake of 8 wards is brought in from its LCR
+ * Imports end to end (docs/api-reference.md §15): a stake of 8 wards is brought in from its LCR
  * reports without typing a name. Seven wards' "Organizations and Callings"
  * reports go in through the API (CSV), the eighth through the wizard as a
  * PDF printed like LCR's; then the new-proposal pickers and the callings page

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, createUser, createWard, unique, type Account } from './api'
 
-/** Issue 15 in the browser: the bell, the inbox, the email preference and "Remind", at phone and desktop size. */
+/** Notifications in the browser (docs/api-reference.md §11): the bell, the inbox, the email preference and "Remind", at phone and desktop size. */
 const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false },
   { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true },

@@ -16,7 +16,7 @@ import {
 } from './api'
 
 /**
- * Ordinations and stewardships (docs/api-reference.md §18, issue 28): an
+ * Ordinations and stewardships (docs/api-reference.md §18): an
  * ordination goes from a bishop's submission (on his phone) to `record`
  * and done, through the presidency's votes, a presidency member's interview,
  * the high council's votes, sustaining and the ordination, with the right

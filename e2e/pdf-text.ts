@@ -7,7 +7,7 @@ import { inflateSync } from 'node:zlib'
  * subsets: glyph ids mean nothing without their own font's map). Returns one
  * decoding per CMap; a phrase set in one font appears whole in one of them.
  */
-export function pdfTexts(pdf: Buffer): string[] {
+function pdfTexts(pdf: Buffer): string[] {
   const raw = pdf.toString('latin1')
   const streams: string[] = []
   const re = /stream\r?\n/g

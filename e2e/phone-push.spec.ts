@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from '@
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createWard, unique, type Api } from './api'
 
 /**
- * Issue 30 at phone size (390×844): the sign-in page's first visit without a
+ * The phone and Web Push at phone size (390×844): the sign-in page's first visit without a
  * console error, the bottom tab bar (nothing scrolls sideways), one-tap votes
  * from "Needs me" with their undo, and the service worker's push handler
  * driven through the DevTools protocol (ServiceWorker.deliverPushMessage).

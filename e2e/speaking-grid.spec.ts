@@ -4,7 +4,7 @@ import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createWard, unique } from './api
 /**
  * The speaking grid marks the current month and the vacant seats (whose
  * wards have no speaker), and on a phone it opens at the current month and
- * scrolls through all twelve (issue 14).
+ * scrolls through all twelve.
  */
 
 const PHONE = { width: 390, height: 844 }

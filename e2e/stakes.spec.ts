@@ -153,7 +153,7 @@ test('a long stake name is cut short in the header on a phone, and the bar still
         page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
         bar: bar.scrollWidth <= bar.clientWidth,
         accountInside: account.getBoundingClientRect().right <= document.documentElement.clientWidth,
-        // On a phone the menu is the tab bar at the bottom of the screen (issue 30).
+        // On a phone the menu is the tab bar at the bottom of the screen.
         aboveTheMenu: r.bottom <= document.querySelector<HTMLElement>('.tabbar')!.getBoundingClientRect().top,
       }
     })

@@ -5,7 +5,7 @@ import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, signInPa
 import { pdfHasText } from './pdf-text'
 
 /**
- * Sustainings and records (docs/api-reference.md §12, issue 16), through the web client:
+ * Sustainings and records (docs/api-reference.md §12), through the web client:
  * a stake calling goes from the proposal form to "presented in all wards"
  * (the last ward's bishop marks it on his phone, after printing the script
  * as a PDF), is recorded and seats its person on the roster, and comes out

@@ -73,7 +73,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
     const admin = await adminApi(request)
     const path = `/${unique(name)}`
     const page = await signIn(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, viewport)
-    // A phone reaches the page through the tab bar's More (issue 30); a desktop through the top bar.
+    // A phone reaches the page through the tab bar's More; a desktop through the top bar.
     if (name === 'phone') {
       const tabs = page.getByRole('navigation', { name: 'Sections' })
       await tabs.getByRole('button', { name: 'More' }).click()

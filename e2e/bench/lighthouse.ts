@@ -1,5 +1,5 @@
 // Lighthouse 12.2.3 on the sign-in page, as `npm run bench:web` runs it
-// (issue 30): Lighthouse's own mobile profile (Moto G Power, simulated slow 4G
+// (docs/performance.md): Lighthouse's own mobile profile (Moto G Power, simulated slow 4G
 // and 4× CPU), an empty cache, Debian Chromium started by Playwright with a
 // remote-debugging port Lighthouse drives. The four category scores, 0–100.
 import { execFile } from 'node:child_process'
@@ -17,7 +17,7 @@ export interface LighthouseScores {
   notes: string[]
 }
 
-/** Lighthouse mobile targets (issue 30). */
+/** Lighthouse mobile targets (docs/performance.md). */
 export const LIGHTHOUSE_TARGETS = { performance: 98, accessibility: 100, bestPractices: 100, seo: 100 }
 
 const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'lighthouse-run.mjs')

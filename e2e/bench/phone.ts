@@ -1,4 +1,4 @@
-// npm run bench:web: the web client on a slow phone (issue 14). Debian
+// npm run bench:web: the web client on a slow phone (docs/performance.md). Debian
 // Chromium driven by Playwright, throttled through the DevTools protocol to a
 // phone profile: 390×844, 4× CPU slowdown, 1.6 Mbps down / 750 kbps up,
 // 150 ms round trip. Against the production build served by the real server

@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ErrorBody, ValidationErrorBody } from '@stake/contract'
+import { API_BASE, API_SEGMENTS } from '@stake/contract/routes'
 import type { Kysely } from 'kysely'
 import { proxyTrust, type Config } from './config.ts'
 import { ValidationFailure, type FieldError } from './errors.ts'
@@ -14,7 +15,7 @@ import type { AppContext } from './context.ts'
 import type { Dialect } from './db/database.ts'
 import type { DB } from './db/schema.ts'
 import type { FastifyTypebox } from './http.ts'
-import { API_SEGMENTS, MODULES } from './modules/index.ts'
+import { MODULES } from './modules/index.ts'
 import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
 import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
@@ -109,7 +110,7 @@ function findNul(value: unknown, loc: string[], depth = 0): FieldError[] {
 const ROOT_ALIASES = new Set([...API_SEGMENTS].filter((s) => s !== 'api' && s !== 'docs' && s !== 'openapi.json'))
 
 /** `/wards/3?x` → `/api/wards/3?x`; anything else (pages, /api, /docs) unchanged. */
-export function apiAlias(url: string): string {
+function apiAlias(url: string): string {
   const path = url.replace(/^\/+/, '')
   const segment = path.split(/[/?#]/, 1)[0]!
   return ROOT_ALIASES.has(segment) ? `/api/${path}` : url
@@ -284,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
       for (const module of MODULES)
         await api.register(module.routes as never, { ...ctx, prefix: module.prefix } as never)
     },
-    { prefix: '/api' },
+    { prefix: API_BASE },
   )
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger())

@@ -102,7 +102,7 @@ export class ConfigError extends Error {}
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 /** OWASP's argon2id recommendation: 19 MiB, 2 passes, 1 lane. */
-export const PRODUCTION_ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
+const PRODUCTION_ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
 
 /**
  * The machine's cores, at most 4: every request already holds across
@@ -397,13 +397,16 @@ function vapidKeys(rawPublic: string | undefined, rawPrivate: string | undefined
   return { publicKey: publicKey.toString('base64url'), privateKey: privateKey.toString('base64url') }
 }
 
-/** WEBHOOK_PORTS: a comma list of ports (1-65535); unset = the web ports 80 and 443. */
+/** The ports a webhook may post to while WEBHOOK_PORTS is unset: the web's. */
+const DEFAULT_WEBHOOK_PORTS: readonly number[] = [80, 443]
+
+/** WEBHOOK_PORTS: a comma list of ports (1-65535); unset = DEFAULT_WEBHOOK_PORTS. */
 function ports(raw: string | undefined): number[] {
   const entries = (raw ?? '')
     .split(',')
     .map((e) => e.trim())
     .filter(Boolean)
-  if (entries.length === 0) return [80, 443]
+  if (entries.length === 0) return [...DEFAULT_WEBHOOK_PORTS]
   return entries.map((entry) => {
     const port = /^\d{1,5}$/.test(entry) ? Number(entry) : 0
     if (port < 1 || port > 65535) throw new ConfigError(`WEBHOOK_PORTS entry is not a port (1-65535): "${entry}"`)

@@ -36,7 +36,7 @@ export const unauthorized = (message = 'Not authenticated') =>
 export const invalid = (loc: string[], msg: string, type = 'value_error') => new ValidationFailure([{ loc, msg, type }])
 
 /** Seconds a client should wait before retrying a 503 (a database coming back, an instance being replaced). */
-export const RETRY_AFTER_SECONDS = 5
+const RETRY_AFTER_SECONDS = 5
 
 /** 503: the service cannot do this now but will again (docs/api-reference.md §2: `unavailable`). */
 export const unavailable = (message: string) =>

@@ -65,7 +65,7 @@ const PAGE_ROUTES: PageRoute[] = [
   { path: ROUTES.booking, load: () => import('./pages/booking/BookingPage'), access: 'public' },
   { path: ROUTES.sundayPlan, load: () => import('./pages/sundays/SundayPlanPage') },
   { path: ROUTES.interviews, load: () => import('./pages/interviews/InterviewsPage'), access: 'proposals.manage' },
-  // Accounts (issue 27)
+  // Accounts (docs/api-reference.md §16)
   { path: ROUTES.welcome, load: () => import('./auth/WelcomePage'), access: 'public' },
   { path: ROUTES.forgotPassword, load: () => import('./auth/ForgotPasswordPage'), access: 'public' },
   { path: ROUTES.resetPassword, load: () => import('./auth/ResetPasswordPage'), access: 'public' },

@@ -26,7 +26,7 @@ export const ROUTES = {
   booking: '/booking',
   sundayPlan: '/sundays',
   interviews: '/interviews',
-  // Accounts (issue 27): pages reached from a mailed link or the sign-in page.
+  // Accounts (docs/api-reference.md §16): pages reached from a mailed link or the sign-in page.
   welcome: '/welcome',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',

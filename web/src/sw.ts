@@ -2,6 +2,7 @@
 import { cleanupOutdatedCaches, precacheAndRoute, PrecacheFallbackPlugin } from 'workbox-precaching'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
 import { NetworkOnly } from 'workbox-strategies'
+import { API_PATH } from '@stake/contract/routes'
 import {
   CLAIM_PUSH_VOTE,
   openedFromPush,
@@ -26,9 +27,6 @@ declare const self: ServiceWorkerGlobalScope
  *   UpdatePrompt posts SKIP_WAITING); old caches are cleaned once it is active.
  */
 
-/** First path segments the server owns (server/src/modules/index.ts API_SEGMENTS): never the app shell. */
-const SERVER_PATHS =
-  /^\/(api|auth|users|callings|speaking|calling-kanban|client-errors|wards|actions|notifications|outbox|audit|sustainings|webhooks|stake|stakes|imports|stewardships|appointments|sunday-plan|health|ready|docs|openapi\.json)(\/|$)/
 /** A path naming a file (the .ics feed, a download) is never answered with the shell. */
 const FILE_PATH = /\.[A-Za-z0-9]+$/
 
@@ -36,7 +34,7 @@ const FILE_PATH = /\.[A-Za-z0-9]+$/
 registerRoute(
   new NavigationRoute(
     new NetworkOnly({ networkTimeoutSeconds: 4, plugins: [new PrecacheFallbackPlugin({ fallbackURL: 'index.html' })] }),
-    { denylist: [SERVER_PATHS, FILE_PATH] },
+    { denylist: [API_PATH, FILE_PATH] },
   ),
 )
 
@@ -70,7 +68,7 @@ interface PushPayload {
 }
 
 /**
- * Push notifications (issue 30): a push from the server shows a notification
+ * Push notifications: a push from the server shows a notification
  * with its text; tapping it opens (or focuses) the app on the proposal. A vote
  * owed has Approve and Reject buttons: the page opened casts the one tapped,
  * with an undo. The payload is decrypted by the browser; nothing of it is kept here.

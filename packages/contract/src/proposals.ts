@@ -242,7 +242,7 @@ export const Board = Type.Object({
 })
 export type Board = Static<typeof Board>
 
-// ---------------------------------------------------------------- the compact board (issue 30)
+// ---------------------------------------------------------------- the compact board (docs/api-reference.md §7)
 
 /**
  * A card of the compact board (docs/api-reference.md §7, "Compact board"): a

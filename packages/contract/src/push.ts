@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox'
 import { Id } from './common.ts'
 
 /**
- * Web Push (issue 30): one subscription per device of the signed-in user,
+ * Web Push (docs/api-reference.md §11): one subscription per device of the signed-in user,
  * managed in the profile. The server's VAPID public key (base64url) is what
  * the browser's PushManager.subscribe needs as `applicationServerKey`.
  */

@@ -17,7 +17,7 @@ import {
 } from '../test/contention.fixtures.ts'
 
 /**
- * Concurrent bursts across domains (issue 12): on PostgreSQL (a pool of 8,
+ * Concurrent bursts across domains: on PostgreSQL (a pool of 8,
  * so transactions really interleave) these used to deadlock and answer 500.
  * Every answer must be a 2xx or the rule's own 4xx, and the data consistent.
  */

@@ -52,7 +52,7 @@ const NOTHING_TO_ROLL_BACK = {
   iterate: () => [][Symbol.iterator](),
 }
 
-export function openSqlite(file: string, busyTimeoutMs = DEFAULT_TIMEOUTS.sqliteBusyTimeoutMs): BetterSqlite3.Database {
+function openSqlite(file: string, busyTimeoutMs = DEFAULT_TIMEOUTS.sqliteBusyTimeoutMs): BetterSqlite3.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
   const database = new BetterSqlite3(file)
   database.pragma('journal_mode = WAL')

@@ -4,7 +4,7 @@ import { sql } from 'kysely'
 import { dialect, useTestApp } from '../test/harness.ts'
 
 /**
- * The change counters of the former caches (issue 12) are gone with their
+ * The change counters of the former caches are gone with their
  * triggers: a write to users, callings, slots, wards or proposals touches no
  * shared row, so concurrent transactions no longer meet on one.
  */

@@ -88,7 +88,7 @@ export function setScope(scope: StakeScope | null): void {
   store.scope = scope
 }
 
-export function currentScope(): StakeScope | null {
+function currentScope(): StakeScope | null {
   return storage.getStore()?.scope ?? null
 }
 
@@ -111,7 +111,7 @@ export function scopeSetting(fallback: StakeScope | null = null): string {
   return 'all' in scope ? 'all' : String(scope.stakeId)
 }
 
-export class StakeScopeError extends Error {
+class StakeScopeError extends Error {
   constructor(message: string) {
     super(`Stake scope: ${message}`)
     this.name = 'StakeScopeError'

@@ -12,7 +12,7 @@ export interface RetryPolicy {
   random: () => number
 }
 
-export const RETRY: RetryPolicy = {
+const RETRY: RetryPolicy = {
   attempts: 5,
   baseDelayMs: 5,
   maxDelayMs: 100,

@@ -8,6 +8,8 @@ import { nextAttemptAt } from './schedule.ts'
 // a finished row gets when its attempt succeeded: declared with their tables.
 import { OUTBOXES, type OutboxName } from '../modules/tables.ts'
 export type { OutboxName }
+/** Every outbox table, for what must name them all (ARCHITECTURE.md's events diagram). */
+export const OUTBOX_TABLES = Object.keys(OUTBOXES) as OutboxName[]
 
 /** The columns every outbox has, which is all this helper reads or writes. */
 interface OutboxColumns {

@@ -3,7 +3,7 @@
  * 30 s, 2 min, 10 min, 1 h and 6 h after the event, then marked failed.
  * Offsets count from the event, so a slow attempt does not push the next one.
  */
-export const ATTEMPT_OFFSETS_SECONDS = [0, 30, 120, 600, 3600, 21600] as const
+const ATTEMPT_OFFSETS_SECONDS = [0, 30, 120, 600, 3600, 21600] as const
 
 export const MAX_ATTEMPTS = ATTEMPT_OFFSETS_SECONDS.length
 

@@ -7,7 +7,7 @@ import type { DomainEvent, EventDeps, Subscriber } from './types.ts'
 export { audited } from './types.ts'
 
 /** Every event goes to each of these, in this order, in the change's own transaction. */
-export const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, notifications, webhookDeliveries]
+const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, notifications, webhookDeliveries]
 
 /**
  * Records what a change did, once, inside its transaction: the audit entry,

@@ -30,8 +30,6 @@ export type DomainEvent = Who &
     | { kind: 'proposal.remind'; proposal: ProposalRow; only?: (ids: number[]) => Promise<number[]> }
   )
 
-export type EventKind = DomainEvent['kind']
-
 /** What subscribers need beyond the transaction. */
 export type EventDeps = Pick<AppContext, 'config' | 'dialect'>
 

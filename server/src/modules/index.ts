@@ -1,3 +1,4 @@
+import { ROUTE_PREFIXES } from '@stake/contract/routes'
 import type { AppContext } from '../context.ts'
 import type { FastifyTypebox } from '../http.ts'
 import actionsRoutes from './actions/actions.routes.ts'
@@ -26,59 +27,31 @@ import stewardshipsRoutes from './stewardships/stewardships.routes.ts'
 export type RoutesPlugin = (app: FastifyTypebox, ctx: AppContext) => Promise<void>
 
 /**
- * Every domain's routes and their prefix. app.ts mounts each one under /api
- * (canonical, documented) and again at the root (hidden aliases, docs/api-reference.md §1).
+ * Every domain's routes and their prefix (the contract's ROUTE_PREFIXES). app.ts mounts each
+ * one under /api once; the root paths reach them through its URL rewrite (docs/api-reference.md §1).
  */
 export const MODULES: { prefix: string; routes: RoutesPlugin }[] = [
-  { prefix: '', routes: opsRoutes },
-  { prefix: '/auth', routes: authRoutes },
-  { prefix: '/users', routes: usersRoutes },
-  { prefix: '/callings', routes: callingsRoutes },
-  { prefix: '/wards', routes: wardsRoutes },
-  { prefix: '/speaking', routes: speakingRoutes },
-  { prefix: '/calling-kanban', routes: proposalsRoutes },
-  { prefix: '/calling-kanban', routes: sustainingTrackerRoutes },
-  { prefix: '/sustainings', routes: sustainingsRoutes },
-  { prefix: '/client-errors', routes: clientErrorsRoutes },
-  { prefix: '/actions', routes: actionsRoutes },
-  { prefix: '/webhooks', routes: webhooksRoutes },
-  { prefix: '', routes: notificationsRoutes },
-  { prefix: '/audit', routes: auditRoutes },
-  { prefix: '/stake', routes: stakeRoutes },
-  { prefix: '/stakes', routes: signupRoutes },
-  { prefix: '/imports', routes: importsRoutes },
-  { prefix: '/notifications/push', routes: pushRoutes },
-  { prefix: '/appointments', routes: appointmentsRoutes },
-  { prefix: '/sunday-plan', routes: sundayPlanRoutes },
-  { prefix: '/auth', routes: accountsRoutes },
-  { prefix: '/users', routes: inviteRoutes },
-  { prefix: '/stewardships', routes: stewardshipsRoutes },
+  { prefix: ROUTE_PREFIXES.ops, routes: opsRoutes },
+  { prefix: ROUTE_PREFIXES.auth, routes: authRoutes },
+  { prefix: ROUTE_PREFIXES.users, routes: usersRoutes },
+  { prefix: ROUTE_PREFIXES.callings, routes: callingsRoutes },
+  { prefix: ROUTE_PREFIXES.wards, routes: wardsRoutes },
+  { prefix: ROUTE_PREFIXES.speaking, routes: speakingRoutes },
+  { prefix: ROUTE_PREFIXES.callingKanban, routes: proposalsRoutes },
+  { prefix: ROUTE_PREFIXES.callingKanban, routes: sustainingTrackerRoutes },
+  { prefix: ROUTE_PREFIXES.sustainings, routes: sustainingsRoutes },
+  { prefix: ROUTE_PREFIXES.clientErrors, routes: clientErrorsRoutes },
+  { prefix: ROUTE_PREFIXES.actions, routes: actionsRoutes },
+  { prefix: ROUTE_PREFIXES.webhooks, routes: webhooksRoutes },
+  { prefix: ROUTE_PREFIXES.notifications, routes: notificationsRoutes },
+  { prefix: ROUTE_PREFIXES.audit, routes: auditRoutes },
+  { prefix: ROUTE_PREFIXES.stake, routes: stakeRoutes },
+  { prefix: ROUTE_PREFIXES.stakes, routes: signupRoutes },
+  { prefix: ROUTE_PREFIXES.imports, routes: importsRoutes },
+  { prefix: ROUTE_PREFIXES.push, routes: pushRoutes },
+  { prefix: ROUTE_PREFIXES.appointments, routes: appointmentsRoutes },
+  { prefix: ROUTE_PREFIXES.sundayPlan, routes: sundayPlanRoutes },
+  { prefix: ROUTE_PREFIXES.auth, routes: accountsRoutes },
+  { prefix: ROUTE_PREFIXES.users, routes: inviteRoutes },
+  { prefix: ROUTE_PREFIXES.stewardships, routes: stewardshipsRoutes },
 ]
-
-/** First path segments the API owns; web-client routes must avoid them. */
-export const API_SEGMENTS = new Set([
-  'api',
-  'auth',
-  'users',
-  'callings',
-  'speaking',
-  'calling-kanban',
-  'client-errors',
-  'wards',
-  'actions',
-  'webhooks',
-  'notifications',
-  'outbox',
-  'audit',
-  'sustainings',
-  'stake',
-  'stakes',
-  'health',
-  'ready',
-  'docs',
-  'openapi.json',
-  'imports',
-  'appointments',
-  'sunday-plan',
-  'stewardships',
-])

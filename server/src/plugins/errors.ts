@@ -19,7 +19,7 @@ interface AjvError {
 }
 
 /** Maps one Ajv error to a FastAPI-style `{loc, msg, type}` (docs/api-reference.md §2). */
-export function toFieldError(context: string, error: AjvError): FieldError {
+function toFieldError(context: string, error: AjvError): FieldError {
   const loc = [CONTEXT_TO_LOC[context] ?? context]
   for (const part of error.instancePath.split('/').slice(1)) loc.push(part.replace(/~1/g, '/').replace(/~0/g, '~'))
   const p = error.params

@@ -13,7 +13,7 @@ import { unavailable } from '../errors.ts'
  * - `closing`: the listener is closed. A request still arriving on an open
  *   connection gets 503 `unavailable` (instead of Fastify's own body).
  */
-export class Lifecycle {
+class Lifecycle {
   draining = false
   closing = false
 }

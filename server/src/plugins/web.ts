@@ -5,9 +5,9 @@ import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { API_SEGMENTS } from '../modules/index.ts'
+import { API_SEGMENTS } from '@stake/contract/routes'
 
-export interface WebOptions {
+interface WebOptions {
   /** The built client (web/dist); null or a folder without index.html serves no client. */
   webDist: string | null
 }

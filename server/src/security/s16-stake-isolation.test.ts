@@ -234,7 +234,7 @@ const MATRIX: Record<string, Entry> = {
   'PUT /api/appointments/book/{token}': bookingLink,
   'DELETE /api/appointments/book/{token}': bookingLink,
   'GET /api/sunday-plan/{year}': year,
-  // Accounts (issue 27). A link token is a credential, not an id: it finds its own stake (tested in
+  // Accounts (docs/api-reference.md §16). A link token is a credential, not an id: it finds its own stake (tested in
   // modules/accounts); here a well-formed token nobody holds answers exactly as another one.
   'GET /api/auth/invitations/{token}': {
     params: () => ({ token: 'B'.repeat(43) }),

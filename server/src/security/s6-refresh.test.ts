@@ -6,7 +6,7 @@ import { createUser, injectAs, login } from '../test/factories.ts'
 
 /**
  * S6: a forged refresh secret changes nothing; only a secret the session
- * really issued and rotated out is reuse. Issue 19: a client whose refresh
+ * really issued and rotated out is reuse. A client whose refresh
  * answer was lost recovers with the just-rotated-out cookie within the grace
  * window, without weakening reuse detection.
  */

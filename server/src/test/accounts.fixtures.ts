@@ -1,4 +1,4 @@
-import { createTestApp, type TestApp } from './harness.ts'
+import { createTestApp } from './harness.ts'
 import { SmtpReceiver, type ReceivedMail } from './smtp-receiver.ts'
 import { deliverDue, smtpSender } from '../modules/notifications/mail.worker.ts'
 
@@ -43,5 +43,3 @@ export function linkToken(mail: ReceivedMail, page: 'welcome' | 'reset-password'
 
 export const mailTo = (receiver: SmtpReceiver, address: string): ReceivedMail[] =>
   receiver.mail.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address))
-
-export type { TestApp }

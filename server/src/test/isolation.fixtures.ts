@@ -22,8 +22,8 @@ export const MARKER = 'Zqxb'
 export const B_YEAR = 2031
 export const B_MONTH = 5
 
-export const WARD_NAMES = ['Maple Ward', 'Oak Ward'] as const
-export const CALLING_NAME = 'Choir Director'
+const WARD_NAMES = ['Maple Ward', 'Oak Ward'] as const
+const CALLING_NAME = 'Choir Director'
 
 type As = ReturnType<typeof injectAs>
 
@@ -122,13 +122,13 @@ export interface StakeB {
   webhook: number
   notification: number
   session: number
-  /** A push device of B's administrator (issue 30). */
+  /** A push device of B's administrator. */
   pushDevice: number
   /** `{token}.ics` of B's administrator's calendar feed. */
   feedFile: string
   /** An LCR import preview of B's administrator (docs/api-reference.md §15). */
   importPreview: number
-  /** A passkey of B's administrator (issue 27). */
+  /** A passkey of B's administrator. */
   passkey: number
 }
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export interface PushReceived {
+interface PushReceived {
   path: string
   headers: http.IncomingHttpHeaders
   body: Buffer

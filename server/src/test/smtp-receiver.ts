@@ -49,7 +49,7 @@ function decodePart(headers: Map<string, string>, body: string): string {
 }
 
 /** The text and HTML parts of a message as nodemailer writes it (multipart/alternative or a single part). */
-export function parseMail(raw: string): { subject: string; text: string; html: string } {
+function parseMail(raw: string): { subject: string; text: string; html: string } {
   const split = raw.indexOf('\r\n\r\n')
   const headers = headersOf(raw.slice(0, split))
   const body = raw.slice(split + 4)

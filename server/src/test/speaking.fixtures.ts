@@ -16,7 +16,7 @@ export async function createWard(t: TestApp, name = unique('Ward ')): Promise<{ 
   return row
 }
 
-export async function highCouncilId(t: TestApp): Promise<number> {
+async function highCouncilId(t: TestApp): Promise<number> {
   const calling = await t.database.db
     .selectFrom('callings')
     .select('id')

@@ -4,7 +4,6 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser'
 import type * as C from '@stake/contract'
-import { useAuth } from '../auth/AuthProvider'
 import { api } from './client'
 import { useChange, type MutationCallbacks } from './mutation'
 import type { TokenResponse } from './types'
@@ -19,7 +18,7 @@ export type InvitationInfo = C.InvitationInfo
 export type InvitationSent = C.InvitationSent
 export type PasswordResetRequested = C.PasswordResetRequested
 
-export const accountKeys = {
+const accountKeys = {
   passkeys: ['passkeys'] as const,
   invitations: ['invitations', 'pending'] as const,
   invitation: (token: string) => ['invitations', 'token', token] as const,
@@ -36,9 +35,11 @@ export function useInvitation(token: string) {
   })
 }
 
-/** Chooses the password of an invited account and signs in. */
-export function useAcceptInvitation() {
-  const { beginSession } = useAuth()
+/**
+ * Chooses the password of an invited account and signs in through `beginSession`
+ * (AuthProvider's, handed in by the caller: the data layer imports no UI).
+ */
+export function useAcceptInvitation(beginSession: (tokens: TokenResponse) => Promise<void>) {
   return useMutation({
     mutationFn: async ({ token, password }: { token: string; password: string }) => {
       const tokens = await api<TokenResponse>(`/auth/invitations/${encodeURIComponent(token)}`, {

@@ -17,12 +17,12 @@ export type OfferCreated = C.OfferCreated
  * Query keys of §18: the booking page (keyed by its token, which stays in
  * memory only), availability and the Sunday plan.
  */
-export const appointmentKeys = {
+const appointmentKeys = {
   all: ['appointments'] as const,
   booking: (token: string) => [...appointmentKeys.all, 'booking', token] as const,
 }
 
-export const sundayKeys = {
+const sundayKeys = {
   all: ['sunday-plan'] as const,
   year: (year: number) => [...sundayKeys.all, year] as const,
 }
@@ -79,7 +79,7 @@ export function useSaveSunday(
 
 export type Appointment = C.Appointment
 
-export const interviewKeys = {
+const interviewKeys = {
   all: ['interviews'] as const,
   availability: () => [...interviewKeys.all, 'availability'] as const,
   booked: () => [...interviewKeys.all, 'booked'] as const,

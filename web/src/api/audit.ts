@@ -4,7 +4,7 @@ import { apiPage } from './client'
 import type { User } from './types'
 
 export type AuditEntry = C.AuditEntry
-export { AUDIT_ACTIONS, AUDIT_GROUPS, type AuditAction, type AuditGroup } from '@stake/contract/audit-actions'
+export { AUDIT_ACTIONS, AUDIT_GROUPS } from '@stake/contract/audit-actions'
 
 /** GET /audit filters (docs/api-reference.md §13): `action` is one action or a group with a trailing dot; dates are days. */
 export interface AuditParams {
@@ -17,7 +17,7 @@ export interface AuditParams {
 }
 
 /** Query keys of the audit log; every key starts with `['audit']`. */
-export const auditKeys = {
+const auditKeys = {
   all: ['audit'] as const,
   list: (params: AuditParams) => ['audit', 'list', params] as const,
   people: ['audit', 'people'] as const,

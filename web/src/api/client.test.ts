@@ -1,5 +1,5 @@
 /**
- * The token rules of spec §5, tested against a fake fetch:
+ * The token rules written at the top of api/client.ts, tested against a fake fetch:
  * run with `npm run test:unit -w web` (node's test runner through tsx).
  */
 import { afterEach, beforeEach, describe, it } from 'node:test'

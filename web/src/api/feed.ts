@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from './client'
 import type { SpeakingFeed, SpeakingFeedStatus } from './types'
 
-export const feedKeys = { status: ['speaking-feed', 'status'] as const }
+const feedKeys = { status: ['speaking-feed', 'status'] as const }
 
 /** `https://…/x.ics` → `webcal://…/x.ics`: the scheme calendar apps open as a subscription. */
 export function webcalUrl(url: string): string {

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query'
 import { api } from './client'
 import { callingKeys } from './callings'
 import { useChange } from './mutation'
@@ -7,7 +6,7 @@ import { userKeys } from './users'
 import { wardKeys } from './wards'
 
 /** Query keys of LCR imports (docs/api-reference.md §15): one preview by id. */
-export const importKeys = {
+const importKeys = {
   all: ['imports'] as const,
   detail: (id: number) => [...importKeys.all, 'detail', id] as const,
 }
@@ -38,14 +37,6 @@ export function usePreviewImport() {
         query: { ward_id: u.wardId, release_missing: u.releaseMissing ? 'true' : undefined },
       }),
     invalidates: () => [],
-  })
-}
-
-export function useImport(id: number | null) {
-  return useQuery({
-    queryKey: importKeys.detail(id ?? 0),
-    queryFn: () => api<ImportPreview>(`/imports/${id}`),
-    enabled: id !== null,
   })
 }
 

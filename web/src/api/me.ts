@@ -8,7 +8,7 @@ import type { Me } from './types'
  * session (no garbage collection, never stale); `queryClient.clear()` at
  * sign-out drops it with everything else.
  */
-export const meKeys = {
+const meKeys = {
   all: ['me'] as const,
 }
 

@@ -4,7 +4,7 @@ import { actionKeys } from './actions'
 import type { EmailPreference, Notification, NotificationPreferences, Reminded } from './types'
 
 /** Query keys of the inbox, its counts and the mail preference (docs/api-reference.md §11). */
-export const notificationKeys = {
+const notificationKeys = {
   all: ['notifications'] as const,
   list: (unreadOnly: boolean, page: number) => ['notifications', 'list', { unreadOnly, page }] as const,
   unread: ['notifications', 'unread'] as const,

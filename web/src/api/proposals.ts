@@ -272,7 +272,7 @@ export interface QuickVoteResult {
 }
 
 /**
- * One-tap approve / reject from "Needs me" (issue 30): the same vote as the
+ * One-tap approve / reject from "Needs me": the same vote as the
  * proposal page's, then the proposal read back, since an auto-advance
  * happens in the vote's own transaction; the board and the action queue are
  * refetched either way. A plain function (not a mutation) so that a vote

@@ -3,8 +3,8 @@ import { api } from './client'
 import { useChange } from './mutation'
 import type * as C from '@stake/contract'
 
-/** Query keys of Web Push (issue 30): the caller's devices and this browser's own subscription. */
-export const pushKeys = {
+/** Query keys of Web Push: the caller's devices and this browser's own subscription. */
+const pushKeys = {
   all: ['push'] as const,
   devices: ['push', 'devices'] as const,
   here: ['push', 'here'] as const,

@@ -4,7 +4,7 @@ import { useChange, type MutationCallbacks } from './mutation'
 import type { Session } from './types'
 
 /** Query keys of the signed-in user's sessions (devices). */
-export const sessionKeys = {
+const sessionKeys = {
   all: ['sessions'] as const,
 }
 

@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import type * as C from '@stake/contract'
-import { useAuth } from '../auth/AuthProvider'
 import { actionKeys } from './actions'
 import { api } from './client'
 import { callingKeys } from './callings'
@@ -14,7 +13,7 @@ export type StakeBody = C.StakeBody
 export type StakeSignup = C.StakeSignup
 
 /** Query keys of the caller's stake (docs/api-reference.md §14). */
-export const stakeKeys = {
+const stakeKeys = {
   all: ['stake'] as const,
   current: () => [...stakeKeys.all, 'current'] as const,
 }
@@ -44,12 +43,12 @@ export function useSaveStake() {
 /**
  * POST /stakes: a new stake and its first administrator. Sent without a token
  * (the person has no account yet); the answer is a sign-in's, so the session
- * begins exactly as after the sign-in form (AuthProvider.beginSession).
+ * begins exactly as after the sign-in form: through `beginSession`, AuthProvider's,
+ * which the caller hands in (the data layer imports no UI).
  */
 const createStake = (body: StakeSignup) => api<TokenResponse>('/stakes', { method: 'POST', body, anonymous: true })
 
-export function useCreateStake() {
-  const { beginSession } = useAuth()
+export function useCreateStake(beginSession: (tokens: TokenResponse) => Promise<void>) {
   return useMutation({
     mutationFn: async (body: StakeSignup) => {
       await beginSession(await createStake(body))

@@ -4,7 +4,7 @@ import { useChange, type MutationCallbacks } from './mutation'
 import type { Stewardship, Stewardships } from './types'
 
 /** Query keys of the high-council stewardships (docs/api-reference.md §18). */
-export const stewardshipKeys = {
+const stewardshipKeys = {
   all: ['stewardships'] as const,
 }
 

@@ -12,7 +12,7 @@ import type { Proposal, Sustainings } from './types'
  * Sustainings and records (docs/api-reference.md §12): each ward's list and script,
  * presentations, the archive and its CSV, and the proposal form's look-ups.
  */
-export const sustainingKeys = {
+const sustainingKeys = {
   all: ['sustainings'] as const,
   ward: (wardId: number) => [...sustainingKeys.all, wardId] as const,
   // Proposal lists: any change to a proposal makes them stale (api/proposals.ts).

@@ -6,9 +6,9 @@
 import type * as C from '@stake/contract'
 
 export { PERMISSIONS } from '@stake/contract/permissions'
-export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath, kindOf } from '@stake/contract/stages'
+export { OPEN_STAGES, isClosedStage, isVotingStage, stagePath } from '@stake/contract/stages'
 import { stagePath, type ProposalKind } from '@stake/contract/stages'
-export type { ProposalKind, Office } from '@stake/contract/stages'
+export type { ProposalKind } from '@stake/contract/stages'
 export type Permission = C.Permission
 
 /** A user as listed: full for users.manage, a summary (no email) otherwise. */
@@ -27,10 +27,8 @@ export type SpeakingFeed = C.SpeakingFeed
 export type SpeakingFeedStatus = C.SpeakingFeedStatus
 export type OpenStage = C.OpenStage
 export type Stage = C.Stage
-export type Interview = C.Interview
 export type Proposal = C.Proposal
 export type Release = C.Release
-export type ProposalScope = C.ProposalScope
 export type Sustainings = C.Sustainings
 export type Board = C.Board
 export type Actions = C.Actions
@@ -42,7 +40,6 @@ export type Reminded = C.Reminded
 export type Comment = C.Comment
 export type Vote = C.Approval
 export type HistoryRow = C.HistoryEntry
-export type CalendarMonth = C.SpeakingCell
 export type CalendarRow = C.SpeakingRow
 export type Calendar = C.SpeakingCalendar
 export type Topic = C.SpeakingMonthTopic
@@ -65,18 +62,6 @@ export interface ProposalInput {
   releases?: C.Release[]
   calling_id?: number | null
   user_id?: number | null
-}
-
-export const STAGE_LABELS: Record<Stage, string> = {
-  sp_approval: 'Presidency approval',
-  hc_approval: 'High council approval',
-  interview: 'Interview',
-  sustain: 'Sustain',
-  set_apart: 'Set apart',
-  ordain: 'Ordain',
-  record: 'Record',
-  done: 'Done',
-  declined: 'Declined',
 }
 
 /** `kind`: the proposal's kind (or the older is_release flag). */

@@ -12,7 +12,7 @@ export type WebhookEvent = C.WebhookEvent
 export type WebhookFormat = C.WebhookFormat
 
 /** Query keys of the webhooks (docs/api-reference.md §11, proposals.manage). */
-export const webhookKeys = {
+const webhookKeys = {
   all: ['webhooks'] as const,
   list: () => [...webhookKeys.all, 'list'] as const,
   deliveries: (id: number, page: number) => [...webhookKeys.all, 'deliveries', id, page] as const,

@@ -103,11 +103,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return profile
   }, [queryClient])
 
-  // Spec §5 rule 4: on page load, a silent refresh, then the profile.
+  // On page load a silent refresh, then the profile: the access token lives in memory only, so a reload starts without one.
   useEffect(() => {
     let cancelled = false
     ;(async () => {
-      // No session on this browser (issue 30): anonymous at once, without a refresh probe that can only fail.
+      // No session on this browser: anonymous at once, without a refresh probe that can only fail.
       if (!sessionMayExist()) {
         setStatus('anonymous')
         return
@@ -120,7 +120,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           setStatus('anonymous')
           return
         }
-        // The board's data together with the profile, not after it (issue 30), and before the code
+        // The board's data together with the profile, not after it (one round trip less on a phone), and before the code
         // preloads, which each take the main thread a moment on a phone.
         if (headedToBoard()) prefetchBoard(queryClient)
         preloadFirstScreen()
@@ -153,7 +153,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [online, bootError])
 
-  // Spec §5 rule 3: only a failed refresh sends the user to sign-in.
+  // Only a failed refresh sends the user to sign-in: a 401 is first answered by one refresh and a retry (api/session.ts).
   useEffect(
     () =>
       onSessionLost((reason) => {
@@ -204,12 +204,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(
     async (opts?: { all?: boolean }) => {
-      // This browser stops receiving this user's pushes (issue 30) while the session can still say so.
+      // This browser stops receiving this user's pushes while the session can still say so.
       await forgetThisDevice()
       try {
         await api('/auth/logout', { method: 'POST', query: opts?.all ? { all: true } : undefined })
       } catch {
-        // Whatever the server says, the client forgets the user (spec §5 rule 5).
+        // Whatever the server says, the client forgets the user: a sign-out that fails on the network must not leave the screen signed in.
       }
       setSessionExpired(false)
       setIdleSignOut(false)

@@ -6,7 +6,7 @@ import { PasswordForm } from './PasswordForm'
 import { Loading } from '../components/ui'
 
 /**
- * The only screen a user with force_password_reset can reach (spec §5 rule 6).
+ * The only screen a user with force_password_reset can reach: until a new password is chosen the server refuses every other route (docs/api-reference.md §3).
  */
 export function ChangePasswordPage() {
   const { t } = useTranslation('auth')

@@ -3,7 +3,8 @@ import { useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../api/client'
 import { useChangePassword } from '../api/users'
-import { Field, splitError, type FieldErrors } from '../components/ui'
+import { Field, type FieldErrors } from '../components/ui'
+import { useFormState } from '../components/useFormState'
 import { useNotify } from '../components/Notice'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
@@ -18,9 +19,7 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
   const [oldPw, setOldPw] = useState('')
   const [newPw, setNewPw] = useState('')
   const [confirm, setConfirm] = useState('')
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { errors, setErrors, general, busy, check, run } = useFormState()
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -31,29 +30,24 @@ export function PasswordForm({ afterSuccess }: { afterSuccess: 'board' | 'stay' 
     else if (newPw.length > 256) errs.new_password = t('password.tooLong')
     else if (newPw === oldPw) errs.new_password = t('password.same')
     if (!errs.new_password && confirm !== newPw) errs.confirm = t('password.mismatch')
-    setErrors(errs)
-    setGeneral(null)
-    if (Object.keys(errs).length > 0) return
-    setBusy(true)
-    try {
-      await change.mutateAsync({ id: me.id, oldPassword: oldPw, newPassword: newPw })
-      setOldPw('')
-      setNewPw('')
-      setConfirm('')
-      await reloadMe()
-      notify(t('password.changed'), 'success')
-      if (afterSuccess === 'board') navigate(ROUTES.board, { replace: true })
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'wrong_password') {
+    if (!check(errs)) return
+    await run(
+      ['old_password', 'new_password'],
+      async () => {
+        await change.mutateAsync({ id: me.id, oldPassword: oldPw, newPassword: newPw })
+        setOldPw('')
+        setNewPw('')
+        setConfirm('')
+        await reloadMe()
+        notify(t('password.changed'), 'success')
+        if (afterSuccess === 'board') navigate(ROUTES.board, { replace: true })
+      },
+      (err) => {
+        if (!(err instanceof ApiError && err.code === 'wrong_password')) return false
         setErrors({ old_password: t('password.wrongCurrent') })
-      } else {
-        const { fields, general: g } = splitError(err, ['old_password', 'new_password'])
-        setErrors(fields)
-        setGeneral(g)
-      }
-    } finally {
-      setBusy(false)
-    }
+        return true
+      },
+    )
   }
 
   return (

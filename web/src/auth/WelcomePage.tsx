@@ -5,6 +5,7 @@ import { ApiError } from '../api/client'
 import { useAcceptInvitation, useInvitation } from '../api/accounts'
 import { Field, Loading, splitError, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
+import { useAuth } from './AuthProvider'
 import { checkPasswords, useLinkToken } from './linkToken'
 
 /**
@@ -16,7 +17,7 @@ export default function WelcomePage() {
   const token = useLinkToken()
   const navigate = useNavigate()
   const invitation = useInvitation(token)
-  const accept = useAcceptInvitation()
+  const accept = useAcceptInvitation(useAuth().beginSession)
   const [password, setPassword] = useState('')
   const [repeat, setRepeat] = useState('')
   const [errors, setErrors] = useState<FieldErrors>({})

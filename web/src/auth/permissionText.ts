@@ -9,7 +9,7 @@ export interface PermissionText {
 }
 
 /**
- * Permissions as people read them (issue 14): a short name and a one-line
+ * Permissions as people read them: a short name and a one-line
  * explanation for each API permission key, in the user's language (namespace
  * `users`, keys `permissions.<key>.label|hint`, where the key's dot nests).
  * An unknown key (a newer server) shows as itself rather than as nothing.

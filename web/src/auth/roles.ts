@@ -30,7 +30,7 @@ export function isPresidency(me: Me | null): boolean {
   return !!me && me.callings.some((c) => callingIs(c, PRESIDENCY_KEYS, PRESIDENCY_NAMES))
 }
 
-export function isHighCouncilor(me: Me | null): boolean {
+function isHighCouncilor(me: Me | null): boolean {
   return !!me && me.callings.some((c) => callingIs(c, ['high_councilor'], ['high councilor']))
 }
 

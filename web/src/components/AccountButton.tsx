@@ -9,7 +9,7 @@ export function AccountButton(props: ComponentPropsWithoutRef<'button'>) {
   const me = useMe()
   const name = fullName(me)
   return (
-    // The name comes from the content, not aria-label (axe label-content-name-mismatch, issue 30): the
+    // The name comes from the content, not aria-label (axe label-content-name-mismatch): the
     // hidden words hold the visible name; initials and name are shown for the eye only.
     <button type="button" className="user-button" {...props}>
       <span className="visually-hidden">{t('nav.accountMenu', { name })}</span>

@@ -16,7 +16,7 @@ import { loadAccountMenu } from '../preload'
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
 const AccountMenu = lazy(loadAccountMenu)
-import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
+import { SustainingsNav } from './SustainingsNav'
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation()

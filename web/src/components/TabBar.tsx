@@ -2,13 +2,13 @@ import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ROUTES } from '../routes'
-import { SustainingsNav } from '../pages/sustainings/SustainingsNav'
+import { SustainingsNav } from './SustainingsNav'
 
 /** Where the "Needs me" tab leads: the board's own "Needs me" section. */
-export const NEEDS_ME_HASH = '#needs-me'
+const NEEDS_ME_HASH = '#needs-me'
 
 /**
- * The phone's navigation (issue 30): below 720 px the top bar's links give way
+ * The phone's navigation: below 720 px the top bar's links give way
  * to a tab bar at the bottom of the screen — Needs me, Board, Speaking and
  * More (every other page, in a panel above the bar). Hidden by CSS on wider
  * screens, where the top bar's navigation shows everything.

@@ -5,7 +5,7 @@ import i18next from 'i18next'
  * §13), through `Intl`. Components that call `useTranslation` re-render on a
  * language change, so what they format follows at once.
  */
-export function currentLocale(): string {
+function currentLocale(): string {
   return i18next.resolvedLanguage ?? i18next.language ?? 'en'
 }
 

@@ -40,7 +40,7 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** The remembered choice, else the browser's first language we speak, else English. */
-export function initialLanguage(): Language {
+function initialLanguage(): Language {
   try {
     const stored = localStorage.getItem(STORAGE_KEY)
     if (isLanguage(stored)) return stored

@@ -1,4 +1,4 @@
-/** One tap from a push notification (issue 30): what the service worker and the page agree on. */
+/** One tap from a push notification: what the service worker and the page agree on. */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { claimPushVote, openedFromPush, proposalOfUrl, voteOfAction } from './pushVote.ts'

@@ -1,5 +1,5 @@
 /**
- * One tap from a push notification (issue 30). A notification about a vote
+ * One tap from a push notification. A notification about a vote
  * owed has two buttons, Approve and Reject. Tapping one makes the service
  * worker open the proposal's page and keep the choice for that page alone;
  * the page claims it over a MessageChannel and casts it with the same undo
@@ -14,7 +14,7 @@ export const CLAIM_PUSH_VOTE = 'CLAIM_PUSH_VOTE'
 export const PUSH_VOTE_TTL_MS = 60_000
 
 /** The query a page opened from a notification carries. */
-export const FROM_PUSH = 'from=push'
+const FROM_PUSH = 'from=push'
 
 export interface ClaimPushVote {
   type: typeof CLAIM_PUSH_VOTE

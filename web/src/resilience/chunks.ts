@@ -12,7 +12,7 @@
  */
 
 /** Waits before each retry, in ms (3 retries: about 4.5 s in all). */
-export const RETRY_DELAYS = [500, 1000, 3000]
+const RETRY_DELAYS = [500, 1000, 3000]
 const RELOAD_MARKER = 'stake.reloadedForNewVersion'
 /** A second automatic reload within this time is refused. */
 export const RELOAD_WINDOW_MS = 5 * 60_000
@@ -31,7 +31,7 @@ export class ChunkLoadError extends Error {
 const sleep = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms))
 
 /** Resolves at once when the browser says it is online, else at the next `online` event. */
-export function waitUntilOnline(): Promise<void> {
+function waitUntilOnline(): Promise<void> {
   // Node 21+ has a `navigator` without `onLine` (and no window): only a browser that says offline waits.
   if (typeof window === 'undefined' || typeof navigator === 'undefined' || navigator.onLine !== false) {
     return Promise.resolve()
@@ -59,7 +59,7 @@ const entryOf = (doc: Document): string | null =>
   doc.querySelector('script[type="module"][src]')?.getAttribute('src') ?? null
 
 /** True when the server's index.html names another entry script than the one running. */
-export async function newVersionAvailable(): Promise<boolean> {
+async function newVersionAvailable(): Promise<boolean> {
   const running = entryOf(document)
   if (!running) return false
   try {
@@ -79,7 +79,7 @@ export function mayReload(lastReloadAt: string | null, now: number): boolean {
 }
 
 /** Reloads the page once per window; false when refused (or storage is unavailable). */
-export function reloadOnce(): boolean {
+function reloadOnce(): boolean {
   try {
     if (!mayReload(sessionStorage.getItem(RELOAD_MARKER), Date.now())) return false
     sessionStorage.setItem(RELOAD_MARKER, String(Date.now()))

@@ -18,7 +18,7 @@ let probeAttempt = 0
 let probeTimer: number | undefined
 const listeners = new Set<() => void>()
 
-export const isOnline = (): boolean => browserOnline && serverReached
+const isOnline = (): boolean => browserOnline && serverReached
 
 function changed(): void {
   for (const l of listeners) l()
@@ -80,7 +80,7 @@ export function watchConnection(): void {
 }
 
 /** Resolves at once when online, else on recovery. */
-export function untilOnline(): Promise<void> {
+function untilOnline(): Promise<void> {
   if (isOnline()) return Promise.resolve()
   return new Promise((resolve) => {
     const off = subscribe(() => {

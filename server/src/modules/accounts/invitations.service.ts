@@ -20,9 +20,9 @@ import { composeAccountMail } from './accounts.mail.ts'
 import * as tokens from './tokens.repository.ts'
 
 /** An invitation's link lives 7 days (docs/api-reference.md §16). */
-export const INVITATION_SECONDS = 7 * 24 * 3600
+const INVITATION_SECONDS = 7 * 24 * 3600
 
-export const welcomeUrl = (base: string, token: string) => `${base}/welcome#${token}`
+const welcomeUrl = (base: string, token: string) => `${base}/welcome#${token}`
 
 const invitationNotFound = () => notFound('Invitation')
 

@@ -23,7 +23,7 @@ let library: Promise<typeof import('@simplewebauthn/server')> | null = null
 const webauthn = () => (library ??= import('@simplewebauthn/server'))
 
 /** How long a challenge may be answered. */
-export const CHALLENGE_SECONDS = 5 * 60
+const CHALLENGE_SECONDS = 5 * 60
 
 /** Who the browser must be talking to: the relying party's id (a host name) and the page's origin. */
 export interface RelyingParty {

@@ -22,7 +22,7 @@ import { countResetRequest, purgeEndedWindows } from './throttle.repository.ts'
 import * as tokens from './tokens.repository.ts'
 
 /** docs/api-reference.md §16's numbers. */
-export const RESET = {
+const RESET = {
   linkSeconds: 30 * 60,
   /**
    * A link an administrator hands over by hand (mail off) may wait for its
@@ -43,7 +43,7 @@ export const RESET = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-export const resetUrl = (base: string, token: string) => `${base}/reset-password#${token}`
+const resetUrl = (base: string, token: string) => `${base}/reset-password#${token}`
 
 const invalidToken = () => new AppError(400, 'invalid_token', 'This link is unknown, used or expired')
 

@@ -5,7 +5,7 @@ import type { Viewer } from '../proposals/proposals.policy.ts'
 import { visibleTo } from '../proposals/proposals.repository.ts'
 
 /** The stages where a manager takes the next step himself (docs/api-reference.md §11). */
-export const STEP_STAGES = ['sustain', 'set_apart', 'ordain', 'record'] as const satisfies readonly Stage[]
+const STEP_STAGES = ['sustain', 'set_apart', 'ordain', 'record'] as const satisfies readonly Stage[]
 
 export interface ActionRow {
   kind: ActionKind

@@ -35,10 +35,10 @@ const NOTICE_MINUTES = 60
 const DAY_MS = 24 * 3600 * 1000
 
 /** The booking page's address: the token after `#`, so no server (nor its log) ever receives the page's own URL with it. */
-export const bookingUrl = (base: string, token: string) => `${base}/booking#${token}`
+const bookingUrl = (base: string, token: string) => `${base}/booking#${token}`
 
 const linkNotFound = () => notFound('Booking link')
-export const slotTaken = () => conflict('slot_taken', 'That time was just taken; please pick another')
+const slotTaken = () => conflict('slot_taken', 'That time was just taken; please pick another')
 
 type Offer = NonNullable<Awaited<ReturnType<typeof repo.findOffer>>>
 type Booking = NonNullable<Awaited<ReturnType<typeof repo.findBooking>>>

@@ -20,7 +20,7 @@ export interface Slot {
 }
 
 /** Appointments hold quarter hours; the database gives each quarter of an interviewer to one appointment. */
-export const QUARTER_MS = 15 * 60 * 1000
+const QUARTER_MS = 15 * 60 * 1000
 
 /** The quarter hours `[start, end)` covers, as ISO strings (the keys of appointment_blocks). */
 export function quarters(start: Date, end: Date): string[] {

@@ -14,7 +14,7 @@ import { weekdayOf } from './appointments.slots.ts'
 import { doubleAssignments, type Placement } from './sunday-plan.conflicts.ts'
 
 /** A ward visit and a conference session last two hours unless told; a speaking assignment one (as in the feed). */
-export const DEFAULT_MINUTES = 120
+const DEFAULT_MINUTES = 120
 const SPEAKING_MINUTES = 60
 
 type Ward = { id: number; name: string; start_time: number; speaking_sunday: number }

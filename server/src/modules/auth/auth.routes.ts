@@ -11,7 +11,7 @@ import { coerceStrictly } from '../../strict-input.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { AuthService, type IssuedSession } from './auth.service.ts'
 
-export const REFRESH_COOKIE = 'refresh_token'
+const REFRESH_COOKIE = 'refresh_token'
 
 /**
  * The sign-in form's body limit: the longest valid form (254-character
@@ -21,8 +21,7 @@ export const REFRESH_COOKIE = 'refresh_token'
 export const LOGIN_BODY_LIMIT = 16 * 1024
 
 /** The refresh cookie's attributes (docs/api-reference.md §3). */
-export const refreshCookieOptions = (secure: boolean) =>
-  ({ httpOnly: true, sameSite: 'strict', path: '/', secure }) as const
+const refreshCookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'strict', path: '/', secure }) as const
 
 /**
  * Answers with a new session: the access token in the body, the refresh token

@@ -22,7 +22,7 @@ async function reporting(run: () => Promise<number>): Promise<number> {
 
 const holderName = (s: slotRepo.SlotRow) => (s.user_id === null ? '—' : `${s.fname} ${s.lname} (#${s.user_id})`)
 
-export const listCallings: CliCommand = {
+const listCallings: CliCommand = {
   name: 'list-callings',
   usage: 'list-callings',
   description: 'list every calling with its slots and holders',
@@ -51,7 +51,7 @@ export const listCallings: CliCommand = {
  * The operator's way in (e.g. to seat the first stake president): same
  * rules, atomic fill and history as the API, without the permission check.
  */
-export const fillSlot: CliCommand = {
+const fillSlot: CliCommand = {
   name: 'fill-slot',
   usage: 'fill-slot <calling_id> <slot_id> <email>',
   description: 'seat a user in an empty slot of a calling',

@@ -10,8 +10,8 @@ export const REPORTS_PER_MINUTE = 10
 /** What of each field reaches the log. */
 const LOGGED = { message: 500, route: 200, stack: 2000 }
 
-// The module is mounted twice (/api and the root aliases) with copies of the
-// context; both mounts of one app share a window through its database handle.
+// One window per app, found through its database handle: several apps in one
+// process (the tests) never count each other's reports.
 const windows = new WeakMap<object, RateWindow>()
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text)

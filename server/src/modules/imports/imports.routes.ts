@@ -11,7 +11,7 @@ const ImportParams = Type.Object({ import_id: Id })
 const tags = ['imports']
 
 /** At most 5 MiB of report (docs/api-reference.md §15): 413 above. */
-export const REPORT_LIMIT = 5 * 1024 * 1024
+const REPORT_LIMIT = 5 * 1024 * 1024
 
 /**
  * The raw report, kept out of sight of the generic input checks: they walk a

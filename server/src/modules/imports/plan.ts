@@ -10,7 +10,7 @@ import type { ReportRow } from './report.ts'
  * transaction and refuses (409 stale_import) when it differs from the preview.
  */
 
-export interface SnapshotUser {
+interface SnapshotUser {
   id: number
   fname: string
   lname: string
@@ -19,7 +19,7 @@ export interface SnapshotUser {
   active: boolean
 }
 
-export interface SnapshotCalling {
+interface SnapshotCalling {
   id: number
   name: string
   key: string | null
@@ -28,7 +28,7 @@ export interface SnapshotCalling {
   grants: Permission[]
 }
 
-export interface SnapshotSlot {
+interface SnapshotSlot {
   calling_id: number
   slot_id: number
   user_id: number | null
@@ -65,7 +65,7 @@ export type PlannedChange = ImportChange & {
   new_slot?: boolean
 }
 
-export interface Person {
+interface Person {
   userId: number | null
   fname: string
   lname: string
@@ -85,10 +85,10 @@ export interface Plan {
 export const emailKeyOf = (email: string): string => email.trim().toLowerCase()
 
 /** Case-, accent- and spacing-insensitive. */
-export const nameKeyOf = (fname: string, lname: string): string => `${fold(fname)}|${fold(lname)}`
+const nameKeyOf = (fname: string, lname: string): string => `${fold(fname)}|${fold(lname)}`
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
 
-export const callingKeyOf = (name: string): string => name.trim().toLowerCase()
+const callingKeyOf = (name: string): string => name.trim().toLowerCase()
 
 /** Strips the apply's references: what the preview shows and stores. */
 export const publicChange = ({ person: _p, new_slot: _n, ...change }: PlannedChange): ImportChange => change

@@ -10,7 +10,7 @@ import { invalid } from '../../errors.ts'
  * are never copied out of the table, and its label is listed as ignored.
  */
 
-export type Field = 'name' | 'email' | 'phone' | 'organization' | 'calling' | 'sustained'
+type Field = 'name' | 'email' | 'phone' | 'organization' | 'calling' | 'sustained'
 
 const LABELS: Record<string, Field> = {
   name: 'name',
@@ -39,7 +39,7 @@ const labelKey = (label: string): string =>
     .replace(/[^a-z]/g, '')
 
 /** Where each used field is, by column index; the first column of a field wins. */
-export function mapHeader(cells: readonly string[]): Partial<Record<Field, number>> {
+function mapHeader(cells: readonly string[]): Partial<Record<Field, number>> {
   const map: Partial<Record<Field, number>> = {}
   cells.forEach((cell, i) => {
     const field = LABELS[labelKey(cell)]
@@ -54,7 +54,7 @@ export function isHeaderRow(cells: readonly string[]): boolean {
   return map.name !== undefined && (map.calling !== undefined || map.email !== undefined || map.phone !== undefined)
 }
 
-export const EXPECTED_COLUMNS =
+const EXPECTED_COLUMNS =
   'Expected the header row of an LCR report: "Members with Callings" (Name, Gender, Age, Birth Date, Phone, ' +
   'Organization, Calling, Sustained, Set Apart), "Organizations and Callings" (Organization, Calling, Name, ' +
   'Sustained, Set Apart) or the member list (Name, Gender, Age, Birth Date, Phone Number, E-mail)'

@@ -47,7 +47,7 @@ export function localDayAndHour(at: Date, timeZone: string): { day: string; hour
  * REMIND_AFTER_HOURS gets one reminder for that visit to the stage (the
  * auto_reminders key). They do not touch the manual one-hour limit.
  */
-export async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<number> {
+async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<number> {
   const at = now.toISOString()
   const before = new Date(now.getTime() - deps.config.remindAfterHours * 3600 * 1000).toISOString()
   let reminded = 0
@@ -107,7 +107,7 @@ export async function runDaily(deps: DailyDeps, options: { force?: boolean } = {
 }
 
 /** How often the server checks whether the day's jobs are due. */
-export const DAILY_CHECK_MS = 60_000
+const DAILY_CHECK_MS = 60_000
 
 /**
  * The daily jobs in the server process: checked every minute, run once the

@@ -17,7 +17,7 @@ export function linkBase(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): s
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`
 }
 
-export const proposalLink = (base: string, proposalId: number): string => `${base}/proposals/${proposalId}`
+const proposalLink = (base: string, proposalId: number): string => `${base}/proposals/${proposalId}`
 
 export interface MailItem {
   text: string

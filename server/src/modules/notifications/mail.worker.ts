@@ -156,7 +156,7 @@ export async function deliverDue(deps: MailDeps): Promise<DeliveryRound> {
 }
 
 /** How often the worker looks for due mail. */
-export const MAIL_POLL_MS = 1000
+const MAIL_POLL_MS = 1000
 
 /**
  * The mail worker: delivers what is due every MAIL_POLL_MS. Without SMTP_URL

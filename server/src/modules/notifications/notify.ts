@@ -96,7 +96,7 @@ class Writer {
         mail: mailOn && c.email_preference === 'daily' ? 'digest' : null,
       })),
     )
-    // Each device of each recipient gets the inbox text as a push (issue 30): the same recipients, so S9 as the inbox.
+    // Each device of each recipient gets the inbox text as a push: the same recipients, so S9 as the inbox.
     await queuePushes(
       trx,
       recipients.map((c) => {

@@ -10,7 +10,7 @@ import { record } from '../../events/record.ts'
 import { claimManualReminder, lastManualReminder } from './reminders.repository.ts'
 
 /** A manager reminds a proposal's voters at most once an hour (docs/api-reference.md §11). */
-export const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
+const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
 
 /** POST /calling-kanban/proposals/{id}/remind (docs/api-reference.md §11). */
 export class RemindersService {

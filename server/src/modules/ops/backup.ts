@@ -165,7 +165,7 @@ export async function backupBeforeMigrate(
  * a server uses the database, when the backup fails its integrity check, and
  * when its newest migration is later than the newest this code knows.
  */
-export async function restoreBackup(config: Pick<Config, 'databaseUrl'>, file: string): Promise<void> {
+async function restoreBackup(config: Pick<Config, 'databaseUrl'>, file: string): Promise<void> {
   const source = path.resolve(file)
   if (!fs.existsSync(source) || !fs.statSync(source).isFile()) throw new BackupError(`no backup file at ${source}`)
   if (dialectOfUrl(config.databaseUrl) === 'sqlite') await restoreSqlite(sqliteFile(config.databaseUrl), source)

@@ -28,14 +28,14 @@ export interface Purged {
 }
 
 /** A finished mail's body (names and callings of people) is kept this long, for a manager looking into a failure. */
-export const MAIL_BODY_DAYS = 7
+const MAIL_BODY_DAYS = 7
 
-export interface Retention {
+interface Retention {
   /** AUDIT_RETENTION_DAYS (docs/api-reference.md §13). */
   auditDays: number
 }
 
-export const DEFAULT_RETENTION: Retention = { auditDays: 730 }
+const DEFAULT_RETENTION: Retention = { auditDays: 730 }
 
 /**
  * Removes what no longer decides anything, so these tables do not grow
@@ -60,7 +60,7 @@ export async function purgeExpired(db: Kysely<DB>, now: Date, retention = DEFAUL
 
 const daysBefore = (now: Date, days: number) => addSeconds(now, -days * 24 * 3600).toISOString()
 
-export const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60 * 1000
 
 /** The hourly purge (also once at start, for servers restarted more often than hourly). */
 export const housekeepingJob = (db: Kysely<DB>, clock: Clock, log: JobLog, retention = DEFAULT_RETENTION): Job => ({

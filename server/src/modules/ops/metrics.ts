@@ -7,14 +7,14 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import { unauthorized } from '../../errors.ts'
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** The bearer token a scraper must send (config.metricsToken). */
   token: string
   db: Kysely<DB>
 }
 
 /** Requests that matched no route share one label value, so a scan of random URLs adds no series. */
-export const UNMATCHED_ROUTE = '(unmatched)'
+const UNMATCHED_ROUTE = '(unmatched)'
 
 /**
  * Seconds; Prometheus's default buckets plus a 30 s one, since a request may

@@ -5,7 +5,7 @@ import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 
 /** Below this much free space on its file system, a SQLite database is reported unable to take writes. */
-export const MIN_FREE_BYTES = 1024 * 1024
+const MIN_FREE_BYTES = 1024 * 1024
 
 /**
  * Why the database cannot take a write now, or null when it can. Each probe

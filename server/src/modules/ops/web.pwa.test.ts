@@ -10,7 +10,6 @@ import { createDatabase } from '../../database.ts'
 import { migrate } from '../../db/migrate.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { TEST_ARGON2 } from '../../test/harness.ts'
-import { API_SEGMENTS } from '../index.ts'
 
 /**
  * The installable client (docs/api-reference.md §13): the service worker and the web-app
@@ -77,18 +76,5 @@ describe('serving the service worker and the web-app manifest', () => {
     const res = await app.inject({ method: 'GET', url: '/sw-old.js' })
     assert.equal(res.statusCode, 404)
     assert.match(String(res.headers['content-type']), /application\/json/)
-  })
-})
-
-describe('the service worker leaves the API alone', () => {
-  it("names every API path segment in its deny-list (web/src/sw.ts repeats API_SEGMENTS: the client cannot import the server's)", () => {
-    const source = fs.readFileSync(new URL('../../../../web/src/sw.ts', import.meta.url), 'utf8')
-    const list = /const SERVER_PATHS =\s*\/\^\\\/\(([^)]+)\)/.exec(source)?.[1]
-    assert.ok(list, 'SERVER_PATHS found in web/src/sw.ts')
-    const denied = new Set(list.split('|').map((s) => s.replace(/\\/g, '')))
-    assert.deepEqual(
-      [...API_SEGMENTS].filter((segment) => !denied.has(segment)),
-      [],
-    )
   })
 })

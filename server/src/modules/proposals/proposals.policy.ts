@@ -17,7 +17,7 @@ import {
 // ---------------------------------------------------------------- stages
 
 /** A proposal's own path (the contract package defines both). */
-export const pathOf = stagePath
+const pathOf = stagePath
 
 export const initialStage = (kind: ProposalKind | boolean): Stage => pathOf(kind)[0]!
 
@@ -91,10 +91,10 @@ export interface Viewer {
 export const canManage = (viewer: Viewer): boolean => viewer.permissions.has('proposals.manage')
 
 /** proposals.view or proposals.manage: not bound to one ward when submitting. */
-export const stakeWide = (viewer: Viewer): boolean => viewer.permissions.has('proposals.view') || canManage(viewer)
+const stakeWide = (viewer: Viewer): boolean => viewer.permissions.has('proposals.view') || canManage(viewer)
 
 /** Who sees proposals at sp_approval besides their submitter and bishop (S9): the presidency and managers. */
-export const seesPresidencyStage = (viewer: Viewer): boolean => viewer.roles.presidency || canManage(viewer)
+const seesPresidencyStage = (viewer: Viewer): boolean => viewer.roles.presidency || canManage(viewer)
 
 /**
  * A manager sees everything, as does a presidency member holding
@@ -133,7 +133,7 @@ export const STAKE_PRESENTED_STAGES = [
 ] as const satisfies readonly Stage[]
 
 /** A stake-scope proposal from sustain on, seen by a bishop of any ward (docs/api-reference.md §12). */
-export const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'scope'>): boolean =>
+const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'scope'>): boolean =>
   proposal.scope === 'stake' &&
   (STAKE_PRESENTED_STAGES as readonly Stage[]).includes(proposal.declined_from ?? proposal.stage)
 
@@ -142,9 +142,8 @@ export const seenByEveryBishop = (proposal: Pick<ProposalFacts, 'stage' | 'decli
  * is an ordination at its interview, which comes before the high council's
  * vote (docs/api-reference.md §18: the high council sees it from hc_approval on).
  */
-export const atPresidencyStage = (
-  proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'kind' | 'is_release'>,
-): boolean => presidencyStages(kindOf(proposal)).includes(proposal.declined_from ?? proposal.stage)
+const atPresidencyStage = (proposal: Pick<ProposalFacts, 'stage' | 'declined_from' | 'kind' | 'is_release'>): boolean =>
+  presidencyStages(kindOf(proposal)).includes(proposal.declined_from ?? proposal.stage)
 
 /**
  * docs/api-reference.md §7 and S9: the submitter and the ward's bishop always; a manager

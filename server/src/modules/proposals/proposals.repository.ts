@@ -112,7 +112,7 @@ function ownOrWard(viewer: Viewer) {
  * `atPresidencyStage`: at (or declined from) sp_approval, or an ordination at
  * (or declined from) its interview (docs/api-reference.md §18).
  */
-export function atPresidencyStageSql(eb: ProposalsExpr) {
+function atPresidencyStageSql(eb: ProposalsExpr) {
   const privacy = eb.fn.coalesce('p.declined_from', 'p.stage')
   return eb.or([
     eb(privacy, '=', 'sp_approval'),
@@ -131,7 +131,7 @@ const nextDay = (date: string): string =>
  * is not seen by the stake-scope plugin, so the subquery names its stake
  * itself: the outer proposal's, which the plugin did scope.
  */
-export function presentedInJson(db: Executor) {
+function presentedInJson(db: Executor) {
   return dialectOf(db) === 'postgres'
     ? sql<unknown>`(select coalesce(json_agg(json_build_object('ward_id', pp.ward_id, 'at', pp.at)), '[]'::json) from proposal_presentations pp where pp.stake_id = p.stake_id and pp.proposal_id = p.id)`
     : sql<unknown>`(select coalesce(json_group_array(json_object('ward_id', pp.ward_id, 'at', pp.at)), '[]') from proposal_presentations pp where pp.stake_id = p.stake_id and pp.proposal_id = p.id)`
@@ -227,7 +227,7 @@ const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.
 export const parseReleases = (value: string): Release[] => (fromJson(value) as Release[] | null) ?? []
 
 /** presentedInJson's value, in ward order. */
-export const parsePresentedIn = (value: unknown): Presentation[] =>
+const parsePresentedIn = (value: unknown): Presentation[] =>
   ((fromJson(value) as Presentation[] | null) ?? [])
     .map((p) => ({ ward_id: Number(p.ward_id), at: String(p.at) }))
     .sort((a, b) => a.ward_id - b.ward_id)
@@ -238,7 +238,7 @@ type ViewRow = CardRow & {
   my_vote: unknown
 }
 
-export interface VoteTally {
+interface VoteTally {
   approved: number
   rejected: number
   /** The caller's own vote at the current stage. */
@@ -246,7 +246,7 @@ export interface VoteTally {
 }
 
 /** The one mapper from a proposal row (and its votes at the current stage) to the API shape. */
-export function toProposal(row: CardRow, votes: VoteTally): Proposal {
+function toProposal(row: CardRow, votes: VoteTally): Proposal {
   const interview: Interview | null =
     row.interview_id === null || row.interviewer_id === null
       ? null
@@ -494,7 +494,7 @@ export async function boardVotes(db: Executor, viewer: Viewer, kind?: ProposalKi
   return rows.map((r) => ({ proposal_id: r.proposal_id, voter_id: r.approver_id, approved: Boolean(r.approved) }))
 }
 
-// ---------------------------------------------------------------- compact board (issue 30)
+// ---------------------------------------------------------------- compact board (docs/api-reference.md §7)
 
 /**
  * The board's open proposals, oldest change first, in one statement: the

@@ -17,7 +17,7 @@ export interface PushPayload {
   /**
    * A vote owed (vote_needed, reminder): the notification's two buttons, in
    * the recipient's language. Tapped, the service worker opens the proposal
-   * and the page casts that vote with its undo (issue 30, one tap).
+   * and the page casts that vote with its undo (one tap).
    */
   actions?: { action: 'approve' | 'reject'; title: string }[]
 }

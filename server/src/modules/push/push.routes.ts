@@ -7,7 +7,7 @@ import { PushService } from './push.service.ts'
 
 const tags = ['notifications']
 
-/** Web Push (issue 30): the signed-in user's devices, mounted at /notifications/push. */
+/** Web Push (docs/api-reference.md §11): the signed-in user's devices, mounted at /notifications/push. */
 export default async function pushRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new PushService(ctx)
 

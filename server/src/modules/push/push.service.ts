@@ -21,7 +21,7 @@ const TEST_TEXT = {
   es: { title: 'Notificación de prueba', body: 'Las notificaciones llegan a este dispositivo.' },
 }
 
-/** Web Push devices of the signed-in user (issue 30); every route acts on the caller's own devices only. */
+/** Web Push devices of the signed-in user; every route acts on the caller's own devices only. */
 export class PushService {
   constructor(private readonly ctx: AppContext) {}
 

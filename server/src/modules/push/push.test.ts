@@ -10,7 +10,7 @@ import { PushWorker } from './push.worker.ts'
 const DEVICES = '/api/notifications/push/devices'
 
 /**
- * Web Push (issue 30) through HTTP against a fresh database: a local HTTP
+ * Web Push (docs/api-reference.md §11) through HTTP against a fresh database: a local HTTP
  * server stands in for the push service (so this file sets PUSH_ALLOW_PRIVATE for private
  * addresses), and every push it receives is decrypted here with the
  * device's own keys (RFC 8291) and its VAPID signature checked (RFC 8292).

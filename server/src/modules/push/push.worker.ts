@@ -25,17 +25,17 @@ export type PushOutcome = 'sent' | 'retry' | 'failed' | 'gone'
 const BATCH = 20
 const MAX_BATCHES = 50
 /** How often the server's worker looks for due pushes. */
-export const PUSH_POLL_MS = 1000
+const PUSH_POLL_MS = 1000
 /** How long a push service keeps a message for a device that is offline. */
 const TTL_SECONDS = 24 * 3600
 /** Browsers' push services answer on 443 only; PUSH_ALLOW_PRIVATE (tests) lifts it. */
 export const PUSH_PORTS: readonly number[] = [443]
 /** Sent and failed pushes are forgotten after this long (their text names a proposal). */
-export const PUSH_LOG_DAYS = 7
+const PUSH_LOG_DAYS = 7
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 /**
- * Sends the push outbox (issue 30): claims due rows exactly as mail and
+ * Sends the push outbox: claims due rows exactly as mail and
  * webhooks do (delivery/outbox.ts), encrypts each payload for its device
  * (RFC 8291, aes128gcm) and signs the request with the deployment's VAPID key
  * (RFC 8292) through `web-push`, and posts it with the webhooks' guarded

@@ -43,10 +43,6 @@ export async function readYear(db: Executor, year: number) {
   return { seats, wards, overrides, topics }
 }
 
-export function wardExists(db: Executor, id: number): Promise<boolean> {
-  return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst().then(Boolean)
-}
-
 export function listOverrides(db: Executor, year: number, month?: number) {
   let query = db.selectFrom('speaking_overrides').select(['month', 'slot_id', 'ward_id']).where('year', '=', year)
   if (month !== undefined) query = query.where('month', '=', month)

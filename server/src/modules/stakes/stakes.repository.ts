@@ -5,12 +5,6 @@ import type { DB } from '../../db/schema.ts'
 import { stakeIdOf } from '../../db/stake-scope.ts'
 import type { Executor } from '../../db/types.ts'
 
-/** Every stake's id, oldest first (the `stakes` table belongs to no stake). */
-export async function stakeIds(db: Kysely<DB>): Promise<number[]> {
-  const rows = await db.selectFrom('stakes').select('id').orderBy('id').execute()
-  return rows.map((r) => r.id)
-}
-
 /** Every stake's id and time zone, oldest first: the daily job's loop, in one query. */
 export function stakeTimeZones(db: Kysely<DB>): Promise<{ id: number; timezone: string }[]> {
   return db.selectFrom('stakes').select(['id', 'timezone']).orderBy('id').execute()

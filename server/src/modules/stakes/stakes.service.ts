@@ -84,7 +84,7 @@ export function createStake(
 }
 
 /** createStake inside the caller's transaction (a signup also spends its code in it). */
-export async function createStakeIn(
+async function createStakeIn(
   trx: Executor,
   dialect: Dialect,
   config: Config,

@@ -34,7 +34,7 @@ import {
 const FIELDS = STAKE_FIELDS
 
 /** The stake's settings are everything at once: only someone who already holds every permission changes them. */
-export const mayChangeStake = (held: ReadonlySet<Permission>): boolean => PERMISSIONS.every((p) => held.has(p))
+const mayChangeStake = (held: ReadonlySet<Permission>): boolean => PERMISSIONS.every((p) => held.has(p))
 
 /** The environment's settings (§9), which a stake marked settings_from_env follows. */
 export const envSettings = (config: Config): EnvSettings => ({

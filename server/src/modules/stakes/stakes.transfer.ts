@@ -67,8 +67,8 @@ const AUDIT_TARGETS: Record<string, Referenced> = {
   webhook: 'webhooks',
 }
 
-export const EXPORT_FORMAT = 'stake-export'
-export const EXPORT_VERSION = 1
+const EXPORT_FORMAT = 'stake-export'
+const EXPORT_VERSION = 1
 
 const SETTINGS = [
   'timezone',

@@ -20,7 +20,7 @@ import { findProposal, parseReleases, type ProposalRow } from '../proposals/prop
  * to do. Locks follow the documented order: callings (share), then their
  * slots, before the caller's move of the proposal row.
  */
-export async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, proposal: ProposalRow): Promise<void> {
+async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, proposal: ProposalRow): Promise<void> {
   const unseat = parseReleases(proposal.releases)
     .filter((r) => r.calling_id != null && r.user_id != null)
     .map((r) => ({ callingId: r.calling_id!, userId: r.user_id! }))
@@ -73,7 +73,7 @@ export async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, 
   }
 }
 
-export const noVacancy = () => conflict('no_vacancy', 'The calling has no vacant slot; release someone first')
+const noVacancy = () => conflict('no_vacancy', 'The calling has no vacant slot; release someone first')
 
 /** applyRecord for the proposal as it is in this transaction (nothing when it is gone: the move then loses). */
 export async function recordOnRoster(trx: Executor, ctx: AppContext, actor: Actor, proposalId: number): Promise<void> {

@@ -76,7 +76,7 @@ void i18n.init({
 })
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
 
 /** A4 and Letter alike: no fixed page size, margins that fit both, nothing split across pages. */
 const STYLE = `
@@ -96,7 +96,7 @@ const STYLE = `
 /** The page's Content-Security-Policy: nothing but its own inline style (by hash). */
 export const SCRIPT_CSP = `default-src 'none'; style-src 'sha256-${crypto.createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'self'`
 
-export interface ScriptLine {
+interface ScriptLine {
   name: string
   calling: string
   stake: boolean
@@ -107,7 +107,7 @@ export interface ScriptLine {
 type Kind = 'release' | 'call' | 'ordination'
 
 /** Releases (the items' releases and release proposals), calls and ordinations, in the order they are read. */
-export function scriptLines(items: Sustainings['items']): {
+function scriptLines(items: Sustainings['items']): {
   releases: ScriptLine[]
   calls: ScriptLine[]
   ordinations: ScriptLine[]
@@ -130,7 +130,7 @@ export function scriptLines(items: Sustainings['items']): {
 }
 
 /** The Sunday on or after `today` (YYYY-MM-DD), as a long date in the language. */
-export function sundayLabel(today: string, lang: ScriptLanguage): string {
+function sundayLabel(today: string, lang: ScriptLanguage): string {
   const day = new Date(`${today}T12:00:00.000Z`)
   day.setUTCDate(day.getUTCDate() + ((7 - day.getUTCDay()) % 7))
   return new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(day)

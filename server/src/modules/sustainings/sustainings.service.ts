@@ -36,7 +36,7 @@ const notInWard = () => invalid(['body', 'ward_id'], 'A ward-scope proposal is p
 const alreadyPresented = () => conflict('already_presented', 'The proposal was already presented in this ward')
 
 /** A cell a spreadsheet would run as a formula gets a leading ' (docs/api-reference.md §12). */
-export const csvSafe = (value: string): string => (/^[=+\-@]/.test(value) ? `'${value}` : value)
+const csvSafe = (value: string): string => (/^[=+\-@]/.test(value) ? `'${value}` : value)
 
 const CSV_OPTIONS: Options = {
   columns: [...ARCHIVE_CSV_COLUMNS],

@@ -27,7 +27,7 @@ import { revokeFeed } from '../speaking/feed.repository.ts'
 import { issueInvitation } from '../accounts/invitations.service.ts'
 import type { InvitationSent } from '@stake/contract'
 
-export const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
+const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
 /** The facts an audit entry keeps of a user: who, never a credential. */
@@ -40,7 +40,7 @@ const userFacts = (row: { email: string | null; fname: string; lname: string }) 
 export class UsersService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** `requestBase`: the request's origin, for an invitation link handed back when mail is off (issue 27). */
+  /** `requestBase`: the request's origin, for an invitation link handed back when mail is off (docs/api-reference.md §16). */
   async create(
     actor: Actor,
     body: CreateUserBody,

@@ -25,7 +25,7 @@ function wardQuery(db: Executor) {
 type WardRow = { id: number; name: string; start_time: number; speaking_sunday: number; bishop_id: number | null }
 
 /** The one mapper from a ward row to the API shape (docs/api-reference.md §6). */
-export const toWard = (row: WardRow): Ward => ({
+const toWard = (row: WardRow): Ward => ({
   id: row.id,
   name: row.name,
   bishop_id: row.bishop_id ?? null,
@@ -41,10 +41,6 @@ export async function listWards(db: Executor): Promise<Ward[]> {
 export async function findWard(db: Executor, id: number): Promise<Ward | undefined> {
   const row = await wardQuery(db).where('w.id', '=', id).executeTakeFirst()
   return row && toWard(row)
-}
-
-export function wardExists(db: Executor, id: number) {
-  return db.selectFrom('wards').select('id').where('id', '=', id).executeTakeFirst()
 }
 
 export function insertWard(

@@ -98,9 +98,6 @@ export function isNonPublicAddress(address: string): boolean {
   return !globalUnicast.check(bare, 'ipv6')
 }
 
-/** The web ports (80, 443) unless WEBHOOK_PORTS lists others. */
-export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [80, 443]
-
 /** The port a URL connects to: its own, or its scheme's default. */
 export function portOf(url: URL): number {
   return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80

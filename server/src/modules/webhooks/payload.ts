@@ -41,7 +41,7 @@ const HEADLINES: Record<string, (stage: string) => string> = {
 }
 
 /** The web client's page of a proposal under PUBLIC_URL; null when PUBLIC_URL is not set. */
-export const proposalUrl = (publicUrl: string | null, id: number): string | null =>
+const proposalUrl = (publicUrl: string | null, id: number): string | null =>
   publicUrl === null ? null : `${publicUrl}/proposals/${id}`
 
 interface Message {
@@ -155,7 +155,7 @@ export function renderBody(format: WebhookFormat, facts: DeliveryFacts, publicUr
 }
 
 /** `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>` (docs/api-reference.md §11). */
-export function signature(secret: string, timestamp: string, body: string): string {
+function signature(secret: string, timestamp: string, body: string): string {
   return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`
 }
 

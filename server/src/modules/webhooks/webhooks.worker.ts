@@ -23,9 +23,9 @@ const BATCH = 20
 /** Batches per run, so a stop() is never kept waiting behind an endless backlog. */
 const MAX_BATCHES = 50
 /** How often the server's worker looks for due deliveries. */
-export const WEBHOOK_POLL_MS = 2000
+const WEBHOOK_POLL_MS = 2000
 /** Delivered and failed deliveries stay in the log this long. */
-export const DELIVERY_LOG_DAYS = 30
+const DELIVERY_LOG_DAYS = 30
 const PURGE_EVERY_MS = 60 * 60 * 1000
 
 function factsOf(row: repo.DeliveryRow): DeliveryFacts {

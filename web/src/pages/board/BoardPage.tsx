@@ -135,7 +135,7 @@ export default function BoardPage() {
   const closed = closedLoaded.filter(matches)
   const filtered = search.trim() !== '' || wardFilter !== '' || kindFilter !== ''
   const closedTotal = board.data ? board.data.closed.done + board.data.closed.declined : 0
-  // Ordinations at `ordain` share the "Set apart / Ordain" column (docs/decisions.md, issue 28).
+  // Ordinations at `ordain` share the "Set apart / Ordain" column (docs/decisions.md).
   const cardsOf = (stage: OpenStage) =>
     [...(board.data?.stages[stage] ?? []), ...(stage === 'set_apart' ? (board.data?.stages.ordain ?? []) : [])].filter(
       matches,

@@ -15,7 +15,7 @@ interface Waiting {
 }
 
 /**
- * One-tap votes with an undo (issue 30): a tapped vote waits UNDO_SECONDS,
+ * One-tap votes with an undo: a tapped vote waits UNDO_SECONDS,
  * then is sent; "Undo" in that time forgets it (nothing reached the server,
  * so nobody was notified and nothing moved). Leaving the page or closing it
  * sends the waiting votes at once. What happened is said in a status line:

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next'
 import type { CallingBody } from '../../api/callings'
 import { PERMISSIONS, type Calling } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
-import { Field, splitError, type FieldErrors } from '../../components/ui'
+import { Field, type FieldErrors } from '../../components/ui'
+import { useFormState } from '../../components/useFormState'
 
 export type CallingInput = CallingBody
 
@@ -28,9 +29,7 @@ export function CallingForm({
     max_slots: initial?.max_slots ?? 1,
     permissions: initial?.permissions ?? [],
   })
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { errors, general, busy, check, run } = useFormState()
   const filled = initial?.slots.filter((s) => s.filled).map((s) => s.slot_id) ?? []
   const highestFilled = filled.length ? Math.max(...filled) : 0
 
@@ -42,19 +41,10 @@ export function CallingForm({
     else if (name.length > 100) errs.name = t('form.nameTooLong')
     if (!Number.isInteger(v.max_slots) || v.max_slots < 1) errs.max_slots = t('form.atLeastOne')
     else if (v.max_slots < highestFilled) errs.max_slots = t('form.seatFilled', { seat: highestFilled })
-    setErrors(errs)
-    setGeneral(null)
-    if (Object.keys(errs).length) return
-    setBusy(true)
-    try {
+    if (!check(errs)) return
+    await run(FIELDS, async () => {
       await onSubmit({ ...v, name })
-    } catch (err) {
-      const s = splitError(err, FIELDS)
-      setErrors(s.fields)
-      setGeneral(s.general)
-    } finally {
-      setBusy(false)
-    }
+    })
   }
 
   return (

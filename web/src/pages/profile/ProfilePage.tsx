@@ -8,16 +8,8 @@ import { useAuth, useMe } from '../../auth/AuthProvider'
 import { PasswordForm } from '../../auth/PasswordForm'
 import { ConfirmDialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
-import {
-  Empty,
-  ErrorMessage,
-  Field,
-  formatDateTime,
-  Loading,
-  PageHeader,
-  splitError,
-  type FieldErrors,
-} from '../../components/ui'
+import { Empty, ErrorMessage, Field, formatDateTime, Loading, PageHeader, type FieldErrors } from '../../components/ui'
+import { useFormState } from '../../components/useFormState'
 import { ROUTES } from '../../routes'
 import { CalendarFeed } from './CalendarFeed'
 import { EmailPreference } from './EmailPreference'
@@ -52,9 +44,7 @@ function ProfileForm() {
   const notify = useNotify()
   const update = useUpdateUser()
   const [v, setV] = useState({ fname: me.fname, lname: me.lname, email: me.email ?? '' })
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { errors, general, busy, check, run } = useFormState()
   return (
     <form
       noValidate
@@ -65,24 +55,15 @@ function ProfileForm() {
         if (!v.fname.trim()) errs.fname = t('form.enterFirst')
         if (!v.lname.trim()) errs.lname = t('form.enterLast')
         if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) errs.email = t('form.invalidEmail')
-        setErrors(errs)
-        setGeneral(null)
-        if (Object.keys(errs).length) return
-        setBusy(true)
-        try {
+        if (!check(errs)) return
+        await run(['fname', 'lname', 'email'], async () => {
           await update.mutateAsync({
             id: me.id,
             body: { fname: v.fname.trim(), lname: v.lname.trim(), email: v.email.trim(), active: me.active },
           })
           await reloadMe()
           notify(t('form.saved'), 'success')
-        } catch (err) {
-          const s = splitError(err, ['fname', 'lname', 'email'])
-          setErrors(s.fields)
-          setGeneral(s.general)
-        } finally {
-          setBusy(false)
-        }
+        })
       }}
     >
       {general && (

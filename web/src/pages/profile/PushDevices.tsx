@@ -15,7 +15,7 @@ import { useNotify } from '../../components/Notice'
 import { ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 
 /**
- * Profile → Push notifications (issue 30): opt in per device, see the devices
+ * Profile → Push notifications: opt in per device, see the devices
  * that receive them, send a test, turn one off. Pushes carry what the inbox
  * shows, to the devices listed here only.
  */

@@ -17,7 +17,7 @@ interface Props {
 
 /**
  * Declining closes a proposal for good (docs/api-reference.md §7: `declined` is terminal),
- * so the dialog says what happens before asking for the reason (issue 14).
+ * so the dialog says what happens before asking for the reason.
  */
 export function DeclineProposalDialog({ proposal: p, open, onOpenChange }: Props) {
   const { t } = useTranslation('confirmations')

@@ -34,7 +34,7 @@ function seatLabel(row: CalendarRow, t: TFunction<'speaking'>): string {
 
 /**
  * On a narrow screen the grid scrolls sideways; it opens at the current
- * month (issue 14: a phone showed only January to March), once per year shown.
+ * month (else a phone shows only January to March), once per year shown.
  */
 function useScrollToMonth(month: number | null, ready: boolean, year: number) {
   const scroller = useRef<HTMLDivElement>(null)

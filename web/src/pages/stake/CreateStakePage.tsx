@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/client'
 import { useCreateStake } from '../../api/stake'
+import { useAuth } from '../../auth/AuthProvider'
 import { Field, splitError, type FieldErrors } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { checkSignup, emptySignup, LIMITS, signupRefusal, type SignupValues } from './stakeForm'
@@ -18,7 +19,7 @@ const FIELDS = ['code', 'stake_name', 'fname', 'lname', 'email', 'password'] as 
 export default function CreateStakePage() {
   const { t } = useTranslation('stake')
   const navigate = useNavigate()
-  const create = useCreateStake()
+  const create = useCreateStake(useAuth().beginSession)
   const [v, setV] = useState<SignupValues>(emptySignup)
   const [errors, setErrors] = useState<FieldErrors>({})
   const [general, setGeneral] = useState<string | null>(null)

@@ -5,31 +5,12 @@ import { useCreateUser, useSetPermissions, useUpdateUser, useUserPermissions } f
 import { PERMISSIONS, type CreatedUser, type User } from '../../api/types'
 import { useMe } from '../../auth/AuthProvider'
 import { usePermissionText } from '../../auth/permissionText'
-import { ErrorMessage, Field, Loading, splitError, type FieldErrors } from '../../components/ui'
+import { ErrorMessage, Field, Loading, type FieldErrors } from '../../components/ui'
 import { useIssueResetLink } from '../../api/accounts'
 import { useNotify } from '../../components/Notice'
+import { useFormState } from '../../components/useFormState'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-function useFormState() {
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  async function run(fields: string[], fn: () => Promise<void>) {
-    setGeneral(null)
-    setBusy(true)
-    try {
-      await fn()
-    } catch (err) {
-      const s = splitError(err, fields)
-      setErrors(s.fields)
-      setGeneral(s.general)
-    } finally {
-      setBusy(false)
-    }
-  }
-  return { errors, setErrors, general, busy, run }
-}
 
 function Actions({
   busy,
@@ -55,7 +36,7 @@ function Actions({
   )
 }
 
-export function CopyableSecret({ label, value }: { label: string; value: string }) {
+function CopyableSecret({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation('users')
   const [copied, setCopied] = useState(false)
   return (
@@ -181,7 +162,7 @@ export function EditUserForm({ user, onDone, onClose }: { user: User; onDone(): 
   const update = useUpdateUser()
   const [v, setV] = useState({ fname: user.fname, lname: user.lname, email: user.email ?? '', active: user.active })
   const f = useFormState()
-  // Unticking "Active" on an active account deactivates it on save: say what that does (issue 14).
+  // Unticking "Active" on an active account deactivates it on save: say what that does.
   const deactivating = user.active && !v.active
   return (
     <form

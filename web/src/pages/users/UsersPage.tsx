@@ -158,7 +158,7 @@ export default function UsersPage() {
                               <Menu.Item
                                 className="menu-item"
                                 onSelect={() => {
-                                  // Deactivating signs the user out everywhere: confirm first (issue 14).
+                                  // Deactivating signs the user out everywhere: confirm first.
                                   if (u.active) {
                                     toggleActive.reset()
                                     setAction({ kind: 'deactivate', user: u })

@@ -15,11 +15,11 @@ import {
   Loading,
   minutesToTime,
   PageHeader,
-  splitError,
   timeToMinutes,
   type FieldErrors,
 } from '../../components/ui'
 import { UserPicker } from '../../components/UserPicker'
+import { useFormState } from '../../components/useFormState'
 
 /** Ward field speaking_sunday (docs/api-reference.md §13): 5 falls back to the last Sunday in a month with four. */
 const SPEAKING_SUNDAYS = [1, 2, 3, 4, 5] as const
@@ -30,9 +30,7 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
   const [time, setTime] = useState(ward ? minutesToTime(ward.start_time) : '10:00')
   const [bishop, setBishop] = useState<number | null>(ward?.bishop_id ?? null)
   const [sunday, setSunday] = useState(ward?.speaking_sunday ?? 1)
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { errors, general, busy, check, run } = useFormState()
   const save = useSaveWard()
 
   return (
@@ -45,21 +43,12 @@ function WardForm({ ward, onSaved, onClose }: { ward?: Ward; onSaved(msg: string
         const minutes = timeToMinutes(time)
         if (!name.trim()) errs.name = t('form.enterName')
         if (minutes === null || minutes < 0 || minutes > 1439) errs.start_time = t('form.chooseTime')
-        setErrors(errs)
-        setGeneral(null)
-        if (Object.keys(errs).length) return
-        setBusy(true)
-        try {
+        if (!check(errs)) return
+        await run(['name', 'start_time', 'bishop_id', 'speaking_sunday'], async () => {
           const body = { name: name.trim(), start_time: minutes, bishop_id: bishop, speaking_sunday: sunday }
           await save.mutateAsync({ id: ward?.id, body })
           onSaved(ward ? t('form.saved') : t('form.created'))
-        } catch (err) {
-          const s = splitError(err, ['name', 'start_time', 'bishop_id', 'speaking_sunday'])
-          setErrors(s.fields)
-          setGeneral(s.general)
-        } finally {
-          setBusy(false)
-        }
+        })
       }}
     >
       {general && (

@@ -1,9 +1,9 @@
 import { Suspense } from 'react'
 import { NavLink } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import { useMe } from '../../auth/AuthProvider'
-import { can, isBishop } from '../../auth/roles'
-import { ROUTES } from '../../routes'
+import { useMe } from '../auth/AuthProvider'
+import { can, isBishop } from '../auth/roles'
+import { ROUTES } from '../routes'
 
 function Links() {
   const { t } = useTranslation('sustainings')
