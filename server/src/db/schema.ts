@@ -7,13 +7,9 @@ import type { WebhooksTables } from '../modules/webhooks/webhooks.tables.ts'
 import type { ImportsTables } from '../modules/imports/imports.tables.ts'
 import type { PushTables } from '../modules/push/push.tables.ts'
 import type { AppointmentsTables } from '../modules/appointments/appointments.tables.ts'
-import type {
-  AccountTokensTable,
-  PasskeysTable,
-  PasswordResetThrottleTable,
-  WebauthnChallengesTable,
-} from '../modules/accounts/accounts.tables.ts'
+import type { AccountTokensTable, PasskeysTable, WebauthnChallengesTable } from '../modules/accounts/accounts.tables.ts'
 import type { StewardshipsTables } from '../modules/stewardships/stewardships.tables.ts'
+import type { LimitsTables } from '../modules/limits/limits.tables.ts'
 
 /**
  * Table types. Timestamps are ISO 8601 UTC strings (`...Z`) on both databases,
@@ -186,7 +182,8 @@ export interface DB
     WebhooksTables,
     ImportsTables,
     PushTables,
-    StewardshipsTables {
+    StewardshipsTables,
+    LimitsTables {
   stakes: StakesTable
   app_settings: AppSettingsTable
   signup_codes: SignupCodesTable
@@ -204,5 +201,4 @@ export interface DB
   account_tokens: AccountTokensTable
   passkeys: PasskeysTable
   webauthn_challenges: WebauthnChallengesTable
-  password_reset_throttle: PasswordResetThrottleTable
 }

@@ -44,10 +44,3 @@ export interface WebauthnChallengesTable {
   user_id: number | null
   expires_at: string
 }
-
-export interface PasswordResetThrottleTable {
-  /** The client address. */
-  key: string
-  requests: number
-  window_start: string
-}
