@@ -20,13 +20,13 @@ export interface LimitRule {
  */
 export const LIMITS = {
   /** S21: anonymous `POST /auth/passkey-login/options` (each writes a challenge row) per client address. */
-  passkeyOptions: { bucket: 'passkey_options_ip', limit: 100, windowSeconds: 15 * 60 },
+  passkeyOptions: { bucket: 'passkey_options_ip', limit: 300, windowSeconds: 15 * 60 },
   /** S21: `POST /stakes` attempts with a valid body per client address. */
   signup: { bucket: 'signup_ip', limit: 10, windowSeconds: 15 * 60 },
   /** S21: `POST /auth/password-reset` per client address (docs/api-reference.md §16). */
   passwordReset: { bucket: 'password_reset_ip', limit: 20, windowSeconds: 3600 },
   /** S20/S21: booking, moving and cancelling through booking links, per client address. */
-  bookingIp: { bucket: 'booking_ip', limit: 30, windowSeconds: 3600 },
+  bookingIp: { bucket: 'booking_ip', limit: 60, windowSeconds: 3600 },
   /** S20: booking, moving and cancelling through one booking link. */
   bookingLink: { bucket: 'booking_link', limit: 10, windowSeconds: 3600 },
   /** S20: booking links made per user. */
