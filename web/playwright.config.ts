@@ -40,6 +40,8 @@ const apiServer = {
     ACCESS_TOKEN_TTL_SECONDS: process.env.E2E_TOKEN_TTL!,
     COOKIE_SECURE: 'false',
     LOG_LEVEL: 'warn',
+    // One server process: the browser tests are about the client (a cluster is tested in server/src/cluster.processes.test.ts).
+    WORKERS: '1',
     // e2e/webhooks.spec.ts posts to a receiver on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   },

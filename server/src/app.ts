@@ -25,7 +25,6 @@ import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
-import metricsPlugin from './modules/ops/metrics.ts'
 import { buildSerializer } from './serializer.ts'
 
 export interface AppDeps {
@@ -203,8 +202,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
 
   await app.register(errorsPlugin)
   await app.register(lifecyclePlugin)
-  // Without a token there is no /metrics route: the path answers like any unknown one.
-  if (config.metricsToken) await app.register(metricsPlugin, { token: config.metricsToken, db })
+  // Without a token there is no /metrics route: the path answers like any unknown one,
+  // and prom-client (~20 MB) is never loaded.
+  if (config.metricsToken) {
+    const { default: metricsPlugin } = await import('./modules/ops/metrics.ts')
+    await app.register(metricsPlugin, { token: config.metricsToken, db })
+  }
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, auth: 'public' }

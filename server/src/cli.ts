@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { PERMISSIONS, type Permission } from '@stake/contract'
 import { ConfigError, parseConfig } from './config.ts'
-import { createDatabase } from './db/database.ts'
+import { createDatabase } from './database.ts'
 import { migrate } from './db/migrate.ts'
 import { PasswordHasher, checkNewPassword, randomPassword } from './modules/auth/passwords.ts'
 import { deleteUserSessions } from './modules/auth/sessions.repository.ts'

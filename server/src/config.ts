@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import net from 'node:net'
+import os from 'node:os'
 
 /**
  * Configuration comes only from the environment (docs/api-reference.md §9). It is parsed and
@@ -7,6 +8,8 @@ import net from 'node:net'
  */
 export interface Config {
   port: number
+  /** Server processes sharing the port (node:cluster); 1 = this process serves alone. */
+  workers: number
   host: string
   databaseUrl: string
   jwtSecret: string | null
@@ -91,6 +94,19 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** OWASP's argon2id recommendation: 19 MiB, 2 passes, 1 lane. */
 export const PRODUCTION_ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 }
+
+/**
+ * The machine's cores, at most 4: every request already holds across
+ * instances (limits, sessions, jobs and outboxes live in the database). An
+ * in-memory SQLite database exists in one process only, so it has one.
+ */
+function workers(env: Record<string, string | undefined>, databaseUrl: string): number {
+  const inMemory = databaseUrl === 'sqlite:' || databaseUrl === 'sqlite::memory:'
+  const count = int(env, 'WORKERS', inMemory ? 1 : Math.min(4, os.availableParallelism()), 1, 16)
+  if (inMemory && count > 1)
+    throw new ConfigError('WORKERS above 1 needs a database file or PostgreSQL, not sqlite::memory:')
+  return count
+}
 
 function int(
   env: Record<string, string | undefined>,
@@ -265,6 +281,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   return {
     port: int(env, 'PORT', 8000, 0, 65535),
+    workers: workers(env, databaseUrl),
     host,
     databaseUrl,
     jwtSecret,

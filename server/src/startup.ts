@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger } from 'fastify'
 import { sql, type Kysely } from 'kysely'
 import { dialectOf } from './db/dialect.ts'
 import { inStake } from './db/stake-scope.ts'
@@ -17,7 +17,11 @@ export interface FirstRun {
  * Work done once per start, after migrations: warnings about risky settings, the bootstrap administrator.
  * Returns the generated password to show once (never written to the JSON log).
  */
-export async function startupTasks(app: FastifyInstance, config: Config, db: Kysely<DB>): Promise<FirstRun | null> {
+export async function startupTasks(
+  app: { log: Pick<FastifyBaseLogger, 'warn' | 'info'> },
+  config: Config,
+  db: Kysely<DB>,
+): Promise<FirstRun | null> {
   for (const warning of configWarnings(config)) app.log.warn(warning)
   if (await bypassesRowSecurity(db)) {
     app.log.warn(

@@ -75,6 +75,8 @@ export const DEFAULT_TIMEOUTS: DatabaseTimeouts = {
 }
 
 export interface DatabaseOptions {
+  /** The stake-owned tables the scope plugin filters (the app's: modules/tables.ts, derived from the declarations). */
+  stakeTables: ReadonlySet<string>
   poolSize?: number
   timeouts?: DatabaseTimeouts
   /** Connection failures outside any query (default: written to stderr). A database error never ends the process. */
@@ -90,14 +92,14 @@ export interface DatabaseOptions {
 const logToStderr: ErrorSink = (error, where) => console.error(`database ${where} error: ${error.message}`)
 
 /** `sqlite:<path>` (`sqlite::memory:` for tests) or `postgres://...`. */
-export function createDatabase(url: string, options: DatabaseOptions = {}): Database {
+export function createDatabase(url: string, options: DatabaseOptions): Database {
   const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length) || ':memory:'
     const raw = openSqlite(file, timeouts.sqliteBusyTimeoutMs)
     const db = new Kysely<DB>({
       dialect: new SqliteDialect({ database: sqliteDriver(raw) as never }),
-      plugins: [new StakeScopePlugin(options.fallbackScope ?? null)],
+      plugins: [new StakeScopePlugin(options.stakeTables, options.fallbackScope ?? null)],
     })
     return { db, dialect: 'sqlite', close: () => db.destroy() }
   }
@@ -110,7 +112,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Data
   )
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),
-    plugins: [new StakeScopePlugin(options.fallbackScope ?? null)],
+    plugins: [new StakeScopePlugin(options.stakeTables, options.fallbackScope ?? null)],
   })
   return { db, dialect: 'postgres', close: () => db.destroy() }
 }

@@ -13,8 +13,8 @@ export function withId<T extends string>(db: Kysely<any>, table: CreateTableBuil
 }
 
 /**
- * The stake column of a new stake-owned table (add the table to STAKE_TABLES
- * in stake-scope.ts too). PostgreSQL: defaults to the statement's stake, and
+ * The stake column of a new stake-owned table (declare the table with
+ * `stakeTable` in its domain's `<domain>.tables.ts` too, db/table.ts). PostgreSQL: defaults to the statement's stake, and
  * call `sealStakeTable` after creating the table; SQLite: the scope plugin
  * always writes it.
  */

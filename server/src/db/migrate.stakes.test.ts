@@ -7,10 +7,12 @@ import { before, describe, it } from 'node:test'
 import { Migrator, sql, type Kysely, type Migration } from 'kysely'
 import { buildApp } from '../app.ts'
 import { parseConfig } from '../config.ts'
-import { createDatabase, type Database } from './database.ts'
+import type { Database } from './database.ts'
+import { createDatabase, stakeScopePlugin } from '../database.ts'
 import { migrate } from './migrate.ts'
 import type { DB } from './schema.ts'
-import { acrossStakes, inStake, STAKE_TABLES, StakeScopePlugin } from './stake-scope.ts'
+import { acrossStakes, inStake } from './stake-scope.ts'
+import { STAKE_TABLES } from '../modules/tables.ts'
 import { FIRST_STAKE_TABLES } from './stake-tables.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../test/factories.ts'
 import { TEST_ARGON2, TestClock, useTestApp } from '../test/harness.ts'
@@ -185,7 +187,7 @@ describe('the stakes migration: an existing database becomes stake 1 and works a
       assert.deepEqual(stakes, [{ id: 1, name: 'Our Stake' }])
 
       // The app on the migrated database (on PostgreSQL as the role row-level security holds).
-      let appDb = database.db.withoutPlugins().withPlugin(new StakeScopePlugin(null))
+      let appDb = database.db.withoutPlugins().withPlugin(stakeScopePlugin(null))
       let appDatabase: Database | null = null
       if (url) {
         const role = process.env.TEST_PG_APP_ROLE

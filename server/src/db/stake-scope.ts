@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { FIRST_STAKE_TABLES } from './stake-tables.ts'
 import {
   AliasNode,
   BinaryOperationNode,
@@ -43,29 +42,14 @@ import {
  * tables, on the connection setting `app.stake_id` that pg-pool.ts keeps
  * equal to the same context before every statement.
  *
+ * Which tables are stake-owned is the caller's to say (`stakeTables`: the
+ * app's list, derived from its table declarations in modules/tables.ts):
+ * db/ knows no module.
+ *
  * Outside any context a query on a stake-owned table throws: background code
  * must say which stake it works for (`inStake`) or that it works across all
  * of them (`acrossStakes`: workers, the operator's CLI, migrations).
  */
-
-/** Every table whose rows belong to one stake (all but deployment-wide settings, sign-in throttling, stakes themselves). */
-export const STAKE_TABLES: ReadonlySet<string> = new Set<string>([
-  ...FIRST_STAKE_TABLES,
-  // Stake-owned tables created later (each by its own migration, with withStakeId and sealStakeTable):
-  'imports',
-  'push_subscriptions',
-  'push_outbox',
-  'appointment_windows',
-  'appointment_offers',
-  'appointments',
-  'appointment_blocks',
-  'sunday_assignments',
-  // Accounts (issue 27)
-  'account_tokens',
-  'passkeys',
-  // Ordinations and stewardships (issue 28)
-  'stewardships',
-])
 
 /** The stake a piece of work runs in: one stake's id, or every stake (system work). */
 export type StakeScope = { stakeId: number } | { all: true }
@@ -164,7 +148,10 @@ function andWhere(where: WhereNode | undefined, filters: OperationNode[]): Where
 
 /** The plugin's transformer for one query: the scope is read once per query, when it is built for execution. */
 class ScopeTransformer extends OperationNodeTransformer {
-  constructor(private readonly scope: StakeScope | null) {
+  constructor(
+    private readonly scope: StakeScope | null,
+    private readonly stakeTables: ReadonlySet<string>,
+  ) {
     super()
   }
 
@@ -178,7 +165,7 @@ class ScopeTransformer extends OperationNodeTransformer {
     const filters: OperationNode[] = []
     for (const node of nodes ?? []) {
       const t = tableOf(node)
-      if (!t || !STAKE_TABLES.has(t.table)) continue
+      if (!t || !this.stakeTables.has(t.table)) continue
       const stakeId = this.stakeFor(t.table)
       if (stakeId !== null) filters.push(stakeFilter(t.ref, stakeId))
     }
@@ -213,7 +200,7 @@ class ScopeTransformer extends OperationNodeTransformer {
   protected override transformInsertQuery(node: InsertQueryNode, queryId: PluginTransformQueryArgs['queryId']) {
     const result = super.transformInsertQuery(node, queryId)
     const t = node.into && tableOf(node.into)
-    if (!t || !STAKE_TABLES.has(t.table)) return result
+    if (!t || !this.stakeTables.has(t.table)) return result
     const stakeId = this.stakeFor(t.table)
     const columns = result.columns ?? []
     const named = columns.findIndex((c) => c.column.name === STAKE_COLUMN)
@@ -261,12 +248,18 @@ class ScopeTransformer extends OperationNodeTransformer {
 }
 
 /**
- * The first wall (see above). Queries on tables outside STAKE_TABLES (stakes,
+ * The first wall (see above). Queries on tables outside `stakeTables` (stakes,
  * app settings, sign-in throttling, the migrations' own tables) pass as they are.
  */
 export class StakeScopePlugin implements KyselyPlugin {
-  /** `fallback`: the scope of queries run outside any context (tests' and the operator's direct access); null throws. */
-  constructor(private readonly fallback: StakeScope | null = null) {}
+  /**
+   * `stakeTables`: the stake-owned tables; `fallback`: the scope of queries
+   * run outside any context (tests' and the operator's direct access); null throws.
+   */
+  constructor(
+    private readonly stakeTables: ReadonlySet<string>,
+    private readonly fallback: StakeScope | null = null,
+  ) {}
 
   /** The scope this plugin's queries run in now: the context's, or outside any context the fallback. */
   scope(): StakeScope | null {
@@ -276,7 +269,7 @@ export class StakeScopePlugin implements KyselyPlugin {
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const scope = this.scope()
-    return new ScopeTransformer(scope).transformNode(args.node, args.queryId)
+    return new ScopeTransformer(scope, this.stakeTables).transformNode(args.node, args.queryId)
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

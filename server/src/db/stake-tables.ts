@@ -2,9 +2,9 @@
  * The stake-owned tables as they were when the stakes migration
  * (20261128000100) gave them `stake_id`: frozen, because migrations must do
  * tomorrow what they did today. The migrations that seal these tables use
- * this list; stake-scope.ts's STAKE_TABLES is this list plus the tables
- * created later (each by its own migration, with withStakeId and
- * sealStakeTable).
+ * this list. The live list (modules/tables.ts's STAKE_TABLES) is derived
+ * from the tables' declarations instead; tables created later have their
+ * own migrations, with withStakeId and sealStakeTable.
  */
 export const FIRST_STAKE_TABLES: readonly string[] = [
   'users',

@@ -9,7 +9,7 @@ import { AppError } from '../errors.ts'
 import errorsPlugin from '../plugins/errors.ts'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { unique } from '../test/factories.ts'
-import { createDatabase } from './database.ts'
+import { createDatabase } from '../database.ts'
 import { isRetryable } from './errors.ts'
 import { retrying, withTransaction, type RetryPolicy } from './transaction.ts'
 

@@ -4,16 +4,10 @@ import type { DB } from '../db/schema.ts'
 import { retrying } from '../db/transaction.ts'
 import { nextAttemptAt } from './schedule.ts'
 
-/**
- * The outboxes (mail, webhook deliveries and pushes) and the status and column a
- * finished row gets when its attempt succeeded.
- */
-const OUTBOXES = {
-  mail_outbox: { sent: 'sent', sentAt: 'sent_at' },
-  webhook_deliveries: { sent: 'delivered', sentAt: 'delivered_at' },
-  push_outbox: { sent: 'sent', sentAt: 'sent_at' },
-} as const
-export type OutboxName = keyof typeof OUTBOXES
+// The outboxes (mail, webhook deliveries and pushes) and the status and column
+// a finished row gets when its attempt succeeded: declared with their tables.
+import { OUTBOXES, type OutboxName } from '../modules/tables.ts'
+export type { OutboxName }
 
 /** The columns every outbox has, which is all this helper reads or writes. */
 interface OutboxColumns {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import { after } from 'node:test'
 import pg from 'pg'
-import { createDatabase, type Database, type DatabaseOptions } from '../db/database.ts'
+import type { Database } from '../db/database.ts'
+import { createDatabase, type DatabaseOptions } from '../database.ts'
 import { dialect } from './harness.ts'
 
 /**

@@ -7,9 +7,9 @@ import pg from 'pg'
 import { buildApp, type AppDeps } from '../app.ts'
 import { parseConfig, type Config } from '../config.ts'
 import type { Clock } from '../clock.ts'
-import { createDatabase, type Database } from '../db/database.ts'
+import type { Database } from '../db/database.ts'
+import { createDatabase, stakeScopePlugin } from '../database.ts'
 import { migrate } from '../db/migrate.ts'
-import { StakeScopePlugin } from '../db/stake-scope.ts'
 import type { FastifyTypebox } from '../http.ts'
 import { PasswordHasher } from '../modules/auth/passwords.ts'
 
@@ -44,7 +44,7 @@ export class TestClock implements Clock {
  * PostgreSQL they connect as the superuser, past row-level security.
  */
 const DIRECT_SCOPE = { stakeId: 1 }
-const strict = (db: Database['db']) => db.withoutPlugins().withPlugin(new StakeScopePlugin(null))
+const strict = (db: Database['db']) => db.withoutPlugins().withPlugin(stakeScopePlugin(null))
 
 export interface TestApp {
   app: FastifyTypebox

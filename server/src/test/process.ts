@@ -42,7 +42,8 @@ export async function startServer(
   const port = await freePort()
   const args = options.compiled ? [...COMPILED.args, COMPILED.main] : ['--import', 'tsx', main]
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // One process unless a test asks for a cluster: exit codes and outputs are the process's own.
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { deploymentTable, stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of accounts (migration 20261129020100_accounts, docs/api-reference.md §16). */
 export type AccountTokenPurpose = 'invitation' | 'password_reset'
@@ -44,3 +45,16 @@ export interface WebauthnChallengesTable {
   user_id: number | null
   expires_at: string
 }
+
+/** The accounts domain's tables (db/table.ts). */
+export const accountsTables = {
+  account_tokens: stakeTable<AccountTokensTable>({
+    transfer: { never: 'credentials (invitation and reset token hashes)' },
+  }),
+  passkeys: stakeTable<PasskeysTable>({ transfer: { never: 'credentials (the users’ passkeys)' } }),
+  webauthn_challenges: deploymentTable<WebauthnChallengesTable>({
+    why: 'a passkey sign-in asks for a challenge before any stake is known',
+    stakeColumn: 'a registration’s challenge notes whose it is (nullable); a sign-in’s has none',
+  }),
+}
+export type AccountsTables = RowsOf<typeof accountsTables>

@@ -1,14 +1,9 @@
 import crypto from 'node:crypto'
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server'
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers'
 import type { Passkey } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
@@ -23,6 +18,10 @@ import { AuthService, type ClientInfo, type IssuedSession } from '../auth/auth.s
 import { addressKey, LIMITS, spend } from '../limits/limits.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './passkeys.repository.ts'
+
+let library: Promise<typeof import('@simplewebauthn/server')> | null = null
+/** The WebAuthn library, loaded on the first passkey request (~30 MB a server without passkeys never needs). */
+const webauthn = () => (library ??= import('@simplewebauthn/server'))
 
 /** How long a challenge may be answered. */
 export const CHALLENGE_SECONDS = 5 * 60
@@ -61,13 +60,15 @@ export class PasskeysService {
     const { db, clock } = this.ctx
     const [stake, existing] = await Promise.all([currentStakeSettings(db), repo.listUserPasskeys(db, actor.id)])
     const user = actor.user
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: stake.name,
       rpID: rp.id,
       userName: user.email ?? `${user.fname} ${user.lname}`,
       userDisplayName: `${user.fname} ${user.lname}`,
       // Stable per account: a second registration on one authenticator replaces, not duplicates.
-      userID: isoUint8Array.fromUTF8String(`stake-${currentStakeId()}-user-${actor.id}`),
+      userID: new TextEncoder().encode(`stake-${currentStakeId()}-user-${actor.id}`),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({
         id: p.credential_id,
@@ -99,7 +100,9 @@ export class PasskeysService {
     const owner = { stake_id: currentStakeId(), user_id: actor.id }
     let verified
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response: credential as RegistrationResponseJSON,
         expectedChallenge: (challenge) => repo.spendChallenge(db, hash(challenge), 'register', owner, nowIso),
         expectedOrigin: rp.origin,
@@ -116,7 +119,7 @@ export class PasskeysService {
         const row = await repo.insertPasskey(trx, {
           user_id: actor.id,
           credential_id: info.credential.id,
-          public_key: isoBase64URL.fromBuffer(info.credential.publicKey),
+          public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
           counter: info.credential.counter,
           transports: info.credential.transports ? JSON.stringify(info.credential.transports) : null,
           name: name?.trim() || defaultName(credential),
@@ -163,7 +166,9 @@ export class PasskeysService {
   async loginOptions(rp: RelyingParty, ip: string) {
     const { db, clock } = this.ctx
     await spend(this.ctx, LIMITS.passkeyOptions, addressKey(ip))
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: rp.id,
       userVerification: 'required',
       timeout: CHALLENGE_SECONDS * 1000,
@@ -216,14 +221,16 @@ export class PasskeysService {
     let newCounter = 0
     if (found && reason === null) {
       try {
-        const result = await verifyAuthenticationResponse({
+        const result = await (
+          await webauthn()
+        ).verifyAuthenticationResponse({
           response: credential as unknown as AuthenticationResponseJSON,
           expectedChallenge: (challenge) => repo.spendChallenge(db, hash(challenge), 'login', null, nowIso),
           expectedOrigin: rp.origin,
           expectedRPID: rp.id,
           credential: {
             id: found.credential_id,
-            publicKey: isoBase64URL.toBuffer(found.public_key),
+            publicKey: new Uint8Array(Buffer.from(found.public_key, 'base64url')),
             counter: Number(found.counter),
             transports: found.transports ? (JSON.parse(found.transports) as AuthenticatorTransport[]) : undefined,
           },

@@ -1,5 +1,6 @@
 import type { Generated, SqlBool } from 'kysely'
 import type { AppointmentKind, SundayAssignmentKind } from '@stake/contract'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of appointments and the Sunday plan (migration 20261129040100_appointments). */
 export interface AppointmentWindowsTable {
@@ -69,11 +70,21 @@ export interface SundayAssignmentsTable {
   updated_at: string
 }
 
-/** The appointments domain's tables, composed into `DB` by db/schema.ts. */
-export interface AppointmentsTables {
-  appointment_windows: AppointmentWindowsTable
-  appointment_offers: AppointmentOffersTable
-  appointments: AppointmentsTable
-  appointment_blocks: AppointmentBlocksTable
-  sunday_assignments: SundayAssignmentsTable
+/** The appointments domain's tables (db/table.ts). */
+export const appointmentsTables = {
+  appointment_windows: stakeTable<AppointmentWindowsTable>({
+    transfer: { id: true, refs: { user_id: 'users' }, booleans: ['open'], orderBy: ['id'] },
+  }),
+  // Booking links are credentials (token hashes), and the bookings hang off them.
+  appointment_offers: stakeTable<AppointmentOffersTable>({
+    transfer: { never: 'credentials (booking-link token hashes)' },
+  }),
+  appointments: stakeTable<AppointmentsTable>({ transfer: { never: 'bookings made through those links' } }),
+  appointment_blocks: stakeTable<AppointmentBlocksTable>({
+    transfer: { never: 'the quarter hours of those bookings' },
+  }),
+  sunday_assignments: stakeTable<SundayAssignmentsTable>({
+    transfer: { id: true, refs: { user_id: 'users', ward_id: 'wards' }, orderBy: ['id'] },
+  }),
 }
+export type AppointmentsTables = RowsOf<typeof appointmentsTables>

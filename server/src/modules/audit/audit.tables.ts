@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 
 export interface AuditLogTable {
   stake_id: Generated<number>
@@ -14,7 +15,8 @@ export interface AuditLogTable {
   detail: string
 }
 
-/** The audit domain's tables, composed into `DB` by db/schema.ts. */
-export interface AuditTables {
-  audit_log: AuditLogTable
+/** The audit domain's tables (db/table.ts). */
+export const auditTables = {
+  audit_log: stakeTable<AuditLogTable>({ transfer: { id: true, refs: { actor_id: 'users' }, orderBy: ['id'] } }),
 }
+export type AuditTables = RowsOf<typeof auditTables>

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { useTestApp } from '../../test/harness.ts'
+import { TEST_ARGON2, useTestApp } from '../../test/harness.ts'
 import { createAdmin, createUser, injectAs, login, signedIn } from '../../test/factories.ts'
 import { ensureBootstrapAdmin } from './bootstrap.ts'
-import { commonPasswordCount } from './passwords.ts'
+import { commonPasswordCount, PasswordHasher } from './passwords.ts'
 
 const strong = () => `horse-${Math.random().toString(36).slice(2)}-staple`
 
@@ -137,5 +137,23 @@ describe('the bootstrap administrator', () => {
     assert.equal(me.force_password_reset, true)
     assert.equal(me.permissions.length, 7)
     assert.equal((await injectAs(t, token)('GET', '/api/users')).statusCode, 403)
+  })
+})
+
+describe('password hashing', () => {
+  it('computes at most its concurrency at once; the rest wait their turn and all finish', async () => {
+    const hasher = new PasswordHasher(TEST_ARGON2, 2)
+    const hashes = Array.from({ length: 5 }, (_, i) => hasher.hash(`password-number-${i}`))
+    assert.deepEqual(hasher.load, { running: 2, waiting: 3 })
+    const done = await Promise.all(hashes)
+    assert.deepEqual(hasher.load, { running: 0, waiting: 0 })
+    const verified = [
+      hasher.verify(done[0]!, 'password-number-0'),
+      hasher.verify(done[1]!, 'wrong'),
+      hasher.verifyNothing('x'),
+    ]
+    assert.equal(hasher.load.running, 2)
+    assert.deepEqual(await Promise.all(verified), [true, false, false])
+    assert.deepEqual(hasher.load, { running: 0, waiting: 0 })
   })
 })

@@ -1,4 +1,5 @@
 import type { Generated, SqlBool } from 'kysely'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of the LCR imports (migration 20261129010000_imports). */
 export interface ImportsTable {
@@ -18,7 +19,8 @@ export interface ImportsTable {
   applied_at: string | null
 }
 
-/** The imports domain's tables, composed into `DB` by db/schema.ts. */
-export interface ImportsTables {
-  imports: ImportsTable
+/** The imports domain's tables (db/table.ts). */
+export const importsTables = {
+  imports: stakeTable<ImportsTable>({ transfer: { never: 'a preview kept for an hour, not the stake’s data' } }),
 }
+export type ImportsTables = RowsOf<typeof importsTables>

@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { createDatabase } from '../../db/database.ts'
+import { createDatabase } from '../../database.ts'
 import { migrate } from '../../db/migrate.ts'
 import { dialect } from '../../test/harness.ts'
 

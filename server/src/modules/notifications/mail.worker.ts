@@ -47,44 +47,52 @@ function threadBoot(): string {
 /**
  * nodemailer over SMTP_URL on a worker thread (mail.thread.ts): pooled
  * connections, every wait bounded, and the CPU of building and sending
- * messages kept off the thread that answers requests.
+ * messages kept off the thread that answers requests. The thread starts with
+ * the first message, not with the server: an idle thread with nodemailer
+ * holds ~30 MB (docs/performance.md).
  */
 export function smtpSender(config: Pick<Config, 'smtpUrl'>): { send: SendMail; close(): Promise<void> } {
   if (!config.smtpUrl) throw new Error('smtpSender needs SMTP_URL')
-  const thread = new Worker(threadBoot(), {
-    eval: true,
-    workerData: { smtpUrl: config.smtpUrl, timeoutMs: SMTP_TIMEOUT_MS },
-  })
-  thread.unref()
+  const smtpUrl = config.smtpUrl
+  let thread: Worker | null = null
   let nextId = 0
   const waiting = new Map<number, { resolve(): void; reject(error: unknown): void }>()
-  thread.on('message', (answer: { id: number; ok: boolean; error?: object }) => {
-    const job = waiting.get(answer.id)
-    waiting.delete(answer.id)
-    if (answer.ok) job?.resolve()
-    else job?.reject(Object.assign(new Error('SMTP delivery failed'), answer.error))
-  })
   let stopped: unknown = null
   const failAll = (error: unknown) => {
     stopped ??= error
     for (const job of waiting.values()) job.reject(error)
     waiting.clear()
   }
-  thread.on('error', failAll)
-  thread.on('exit', () => failAll(new Error('the mail thread stopped')))
+  const started = (): Worker => {
+    if (thread) return thread
+    thread = new Worker(threadBoot(), { eval: true, workerData: { smtpUrl, timeoutMs: SMTP_TIMEOUT_MS } })
+    thread.unref()
+    thread.on('message', (answer: { id: number; ok: boolean; error?: object }) => {
+      const job = waiting.get(answer.id)
+      waiting.delete(answer.id)
+      if (answer.ok) job?.resolve()
+      else job?.reject(Object.assign(new Error('SMTP delivery failed'), answer.error))
+    })
+    thread.on('error', failAll)
+    thread.on('exit', () => failAll(new Error('the mail thread stopped')))
+    return thread
+  }
   return {
     send: (message) =>
       new Promise<void>((resolve, reject) => {
         if (stopped) return reject(stopped)
         const id = ++nextId
         waiting.set(id, { resolve, reject })
-        thread.postMessage({ id, message })
+        started().postMessage({ id, message })
       }),
     async close() {
-      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()))
-      thread.postMessage({ id: 0, close: true })
+      stopped ??= new Error('the mail sender is closed')
+      const running = thread
+      if (!running) return
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()))
+      running.postMessage({ id: 0, close: true })
       // A thread that does not end by itself (a hung SMTP connection) is stopped.
-      const timer = setTimeout(() => void thread.terminate(), 5000)
+      const timer = setTimeout(() => void running.terminate(), 5000)
       await exited
       clearTimeout(timer)
     },

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely'
 import type { EmailPreference, NotificationKind } from '@stake/contract'
+import { outboxTable, stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of notifications, mail and reminders (migration 20261125001000_notifications). */
 export interface NotificationsTable {
@@ -69,12 +70,24 @@ export interface DailyRunsTable {
   finished_at: string | null
 }
 
-/** The notifications domain's tables, composed into `DB` by db/schema.ts. */
-export interface NotificationsTables {
-  notifications: NotificationsTable
-  notification_preferences: NotificationPreferencesTable
-  mail_outbox: MailOutboxTable
-  proposal_reminders: ProposalRemindersTable
-  auto_reminders: AutoRemindersTable
-  daily_runs: DailyRunsTable
+/** The notifications domain's tables (db/table.ts). */
+export const notificationsTables = {
+  notifications: stakeTable<NotificationsTable>({
+    transfer: { id: true, refs: { user_id: 'users', proposal_id: 'proposals' }, orderBy: ['id'] },
+  }),
+  notification_preferences: stakeTable<NotificationPreferencesTable>({
+    transfer: { refs: { user_id: 'users' }, orderBy: ['user_id'] },
+  }),
+  mail_outbox: outboxTable<MailOutboxTable>({
+    transfer: { id: true, refs: { user_id: 'users' }, orderBy: ['id'] },
+    outbox: { sent: 'sent', sentAt: 'sent_at' },
+  }),
+  proposal_reminders: stakeTable<ProposalRemindersTable>({
+    transfer: { refs: { proposal_id: 'proposals' }, orderBy: ['proposal_id'] },
+  }),
+  auto_reminders: stakeTable<AutoRemindersTable>({
+    transfer: { refs: { proposal_id: 'proposals', user_id: 'users' }, orderBy: ['proposal_id', 'user_id'] },
+  }),
+  daily_runs: stakeTable<DailyRunsTable>({ transfer: { orderBy: ['day'] } }),
 }
+export type NotificationsTables = RowsOf<typeof notificationsTables>

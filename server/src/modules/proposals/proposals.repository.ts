@@ -127,12 +127,14 @@ const nextDay = (date: string): string =>
 /**
  * A proposal's presentations (docs/api-reference.md §12) as one JSON array per row, from a
  * correlated subquery on the (proposal_id, ward_id) key: lists and the board
- * keep their fixed number of queries. Order is fixed by the mapper.
+ * keep their fixed number of queries. Order is fixed by the mapper. Raw SQL
+ * is not seen by the stake-scope plugin, so the subquery names its stake
+ * itself: the outer proposal's, which the plugin did scope.
  */
 export function presentedInJson(db: Executor) {
   return dialectOf(db) === 'postgres'
-    ? sql<unknown>`(select coalesce(json_agg(json_build_object('ward_id', pp.ward_id, 'at', pp.at)), '[]'::json) from proposal_presentations pp where pp.proposal_id = p.id)`
-    : sql<unknown>`(select coalesce(json_group_array(json_object('ward_id', pp.ward_id, 'at', pp.at)), '[]') from proposal_presentations pp where pp.proposal_id = p.id)`
+    ? sql<unknown>`(select coalesce(json_agg(json_build_object('ward_id', pp.ward_id, 'at', pp.at)), '[]'::json) from proposal_presentations pp where pp.stake_id = p.stake_id and pp.proposal_id = p.id)`
+    : sql<unknown>`(select coalesce(json_group_array(json_object('ward_id', pp.ward_id, 'at', pp.at)), '[]') from proposal_presentations pp where pp.stake_id = p.stake_id and pp.proposal_id = p.id)`
 }
 
 /** The list filters of GET /proposals, for the CSV archive (same filters, docs/api-reference.md §12). */

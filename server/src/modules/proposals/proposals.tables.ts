@@ -1,5 +1,6 @@
 import type { Generated, SqlBool } from 'kysely'
 import type { Office, ProposalKind, ProposalScope, Stage } from '@stake/contract'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of the proposal tracker (migration 20261122000400_proposals). */
 export interface ProposalsTable {
@@ -86,12 +87,38 @@ export interface ProposalPresentationsTable {
   created_at: string
 }
 
-/** The proposals domain's tables, composed into `DB` by db/schema.ts. */
-export interface ProposalsTables {
-  proposal_presentations: ProposalPresentationsTable
-  proposals: ProposalsTable
-  proposal_history: ProposalHistoryTable
-  proposal_votes: ProposalVotesTable
-  proposal_interviews: ProposalInterviewsTable
-  proposal_comments: ProposalCommentsTable
+/** The proposals domain's tables (db/table.ts). */
+export const proposalsTables = {
+  proposals: stakeTable<ProposalsTable>({
+    transfer: {
+      id: true,
+      refs: { ward_id: 'wards', submitter: 'users', calling_id: 'callings', user_id: 'users' },
+      booleans: ['is_release'],
+      orderBy: ['id'],
+    },
+  }),
+  proposal_history: stakeTable<ProposalHistoryTable>({
+    transfer: { id: true, refs: { proposal_id: 'proposals', by_user_id: 'users' }, orderBy: ['id'] },
+  }),
+  proposal_votes: stakeTable<ProposalVotesTable>({
+    transfer: {
+      id: true,
+      refs: { proposal_id: 'proposals', approver_id: 'users' },
+      booleans: ['approved'],
+      orderBy: ['id'],
+    },
+  }),
+  proposal_interviews: stakeTable<ProposalInterviewsTable>({
+    transfer: { id: true, refs: { proposal_id: 'proposals', interviewer_id: 'users' }, orderBy: ['id'] },
+  }),
+  proposal_comments: stakeTable<ProposalCommentsTable>({
+    transfer: { id: true, refs: { proposal_id: 'proposals', commenter_id: 'users' }, orderBy: ['id'] },
+  }),
+  proposal_presentations: stakeTable<ProposalPresentationsTable>({
+    transfer: {
+      refs: { proposal_id: 'proposals', ward_id: 'wards', by_user_id: 'users' },
+      orderBy: ['proposal_id', 'ward_id'],
+    },
+  }),
 }
+export type ProposalsTables = RowsOf<typeof proposalsTables>

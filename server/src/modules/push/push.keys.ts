@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
-import webPush from 'web-push'
 import type { Config } from '../../config.ts'
 import type { DB } from '../../db/schema.ts'
+import { loadWebPush } from './web-push.ts'
 
 export interface VapidKeys {
   /** base64url, the browser's `applicationServerKey`. */
@@ -27,7 +27,7 @@ export function vapidKeys(db: Kysely<DB>, config: Pick<Config, 'vapidKeys'>): Pr
   let keys = known.get(db)
   if (!keys) {
     keys = (async () => {
-      const fresh = webPush.generateVAPIDKeys()
+      const fresh = (await loadWebPush()).generateVAPIDKeys()
       await db
         .insertInto('app_settings')
         .values({ key: KEY, value: JSON.stringify(fresh) })

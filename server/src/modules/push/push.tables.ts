@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { outboxTable, stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of Web Push (migration 20261129060100_push_subscriptions). */
 export interface PushSubscriptionsTable {
@@ -28,8 +29,14 @@ export interface PushOutboxTable {
   sent_at: string | null
 }
 
-/** The push domain's tables, composed into `DB` by db/schema.ts. */
-export interface PushTables {
-  push_subscriptions: PushSubscriptionsTable
-  push_outbox: PushOutboxTable
+/** The push domain's tables (db/table.ts). */
+export const pushTables = {
+  push_subscriptions: stakeTable<PushSubscriptionsTable>({
+    transfer: { never: 'credentials (a device’s push address and keys)' },
+  }),
+  push_outbox: outboxTable<PushOutboxTable>({
+    transfer: { never: 'a transient queue for those devices' },
+    outbox: { sent: 'sent', sentAt: 'sent_at' },
+  }),
 }
+export type PushTables = RowsOf<typeof pushTables>

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import webPush from 'web-push'
 import type { Clock } from '../../clock.ts'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
@@ -10,6 +9,7 @@ import type { Job, JobLog } from '../../jobs/job.ts'
 import { DELIVERY_ERRORS, postWebhook, type PostResult } from '../webhooks/sender.ts'
 import { vapidKeys, vapidSubject } from './push.keys.ts'
 import * as repo from './push.repository.ts'
+import { loadWebPush } from './web-push.ts'
 
 export interface PushDeps {
   db: Kysely<DB>
@@ -86,7 +86,7 @@ export class PushWorker {
     let result: PostResult
     try {
       const keys = await vapidKeys(db, config)
-      const request = webPush.generateRequestDetails(
+      const request = (await loadWebPush()).generateRequestDetails(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
         row.payload,
         {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 export interface SpeakingOverridesTable {
   stake_id: Generated<number>
   year: number
@@ -28,9 +29,12 @@ export interface SpeakingFeedsTable {
   created_at: string
 }
 
-/** The speaking domain's tables, composed into `DB` by db/schema.ts. */
-export interface SpeakingTables {
-  speaking_overrides: SpeakingOverridesTable
-  speaking_topics: SpeakingTopicsTable
-  speaking_feeds: SpeakingFeedsTable
+/** The speaking domain's tables (db/table.ts). */
+export const speakingTables = {
+  speaking_overrides: stakeTable<SpeakingOverridesTable>({
+    transfer: { refs: { calling_id: 'callings', ward_id: 'wards' }, orderBy: ['year', 'month', 'slot_id'] },
+  }),
+  speaking_topics: stakeTable<SpeakingTopicsTable>({ transfer: { orderBy: ['year', 'month'] } }),
+  speaking_feeds: stakeTable<SpeakingFeedsTable>({ transfer: { never: 'credentials (calendar-feed token hashes)' } }),
 }
+export type SpeakingTables = RowsOf<typeof speakingTables>

@@ -3,7 +3,8 @@ import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
 import { migrationNames } from '../../db/migrate.ts'
 import type { DB } from '../../db/schema.ts'
-import { acrossStakes, inStake, STAKE_TABLES } from '../../db/stake-scope.ts'
+import { acrossStakes, inStake } from '../../db/stake-scope.ts'
+import { DELETE_ORDER, NOT_TRANSFERRED, TRANSFERRED } from '../tables.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
 import { emailKey } from '../users/users.repository.ts'
@@ -26,129 +27,22 @@ import { defaultSettings } from './stakes.service.ts'
  */
 
 type Row = Record<string, unknown>
-type Table = keyof DB & string
 
 /** Stake-owned tables whose rows other rows name by `id`: their ids are renumbered through a map. */
 type Referenced = 'users' | 'wards' | 'callings' | 'proposals' | 'webhooks'
 
-interface TableSpec {
-  table: Table
-  /** A generated integer `id` (left to the database on import). */
-  id?: boolean
-  /** Columns holding another row's id → the table of that row. */
+/**
+ * Every exported table with how it is copied, parents before children (the
+ * order of an import), and the stake-owned tables that are never exported:
+ * both from the tables' declarations (`<domain>.tables.ts`, gathered in
+ * modules/tables.ts).
+ */
+export const TRANSFER_TABLES = TRANSFERRED as readonly (Omit<(typeof TRANSFERRED)[number], 'refs'> & {
   refs?: Record<string, Referenced>
-  /** Columns that are never exported (secrets). */
-  omit?: string[]
-  /** Boolean columns: written as true/false whatever the database (SQLite keeps 0/1). */
-  booleans?: string[]
-  /** The rows' order in the file (and so of their new ids). */
-  orderBy: string[]
-}
+})[]
+export { NOT_TRANSFERRED, DELETE_ORDER }
 
-/** Every exported table, parents before children: the order of an import. */
-export const TRANSFER_TABLES: readonly TableSpec[] = [
-  { table: 'users', id: true, omit: ['password_hash'], booleans: ['active', 'force_password_reset'], orderBy: ['id'] },
-  { table: 'user_permissions', refs: { user_id: 'users' }, orderBy: ['user_id', 'permission'] },
-  { table: 'wards', id: true, orderBy: ['id'] },
-  { table: 'callings', id: true, booleans: ['is_public', 'system_defined'], orderBy: ['id'] },
-  { table: 'calling_permissions', refs: { calling_id: 'callings' }, orderBy: ['calling_id', 'permission'] },
-  {
-    table: 'calling_slots',
-    refs: { calling_id: 'callings', user_id: 'users', ward_id: 'wards' },
-    orderBy: ['calling_id', 'slot_id'],
-  },
-  { table: 'calling_slot_history', id: true, refs: { calling_id: 'callings', user_id: 'users' }, orderBy: ['id'] },
-  {
-    table: 'proposals',
-    id: true,
-    refs: { ward_id: 'wards', submitter: 'users', calling_id: 'callings', user_id: 'users' },
-    booleans: ['is_release'],
-    orderBy: ['id'],
-  },
-  { table: 'proposal_history', id: true, refs: { proposal_id: 'proposals', by_user_id: 'users' }, orderBy: ['id'] },
-  {
-    table: 'proposal_votes',
-    id: true,
-    refs: { proposal_id: 'proposals', approver_id: 'users' },
-    booleans: ['approved'],
-    orderBy: ['id'],
-  },
-  {
-    table: 'proposal_interviews',
-    id: true,
-    refs: { proposal_id: 'proposals', interviewer_id: 'users' },
-    orderBy: ['id'],
-  },
-  { table: 'proposal_comments', id: true, refs: { proposal_id: 'proposals', commenter_id: 'users' }, orderBy: ['id'] },
-  {
-    table: 'proposal_presentations',
-    refs: { proposal_id: 'proposals', ward_id: 'wards', by_user_id: 'users' },
-    orderBy: ['proposal_id', 'ward_id'],
-  },
-  {
-    table: 'speaking_overrides',
-    refs: { calling_id: 'callings', ward_id: 'wards' },
-    orderBy: ['year', 'month', 'slot_id'],
-  },
-  { table: 'speaking_topics', orderBy: ['year', 'month'] },
-  { table: 'notifications', id: true, refs: { user_id: 'users', proposal_id: 'proposals' }, orderBy: ['id'] },
-  { table: 'notification_preferences', refs: { user_id: 'users' }, orderBy: ['user_id'] },
-  { table: 'mail_outbox', id: true, refs: { user_id: 'users' }, orderBy: ['id'] },
-  { table: 'proposal_reminders', refs: { proposal_id: 'proposals' }, orderBy: ['proposal_id'] },
-  {
-    table: 'auto_reminders',
-    refs: { proposal_id: 'proposals', user_id: 'users' },
-    orderBy: ['proposal_id', 'user_id'],
-  },
-  { table: 'daily_runs', orderBy: ['day'] },
-  {
-    table: 'webhooks',
-    id: true,
-    refs: { created_by: 'users' },
-    omit: ['secret'],
-    booleans: ['include_names'],
-    orderBy: ['id'],
-  },
-  { table: 'webhook_events', refs: { webhook_id: 'webhooks' }, orderBy: ['webhook_id', 'event'] },
-  {
-    table: 'webhook_deliveries',
-    id: true,
-    refs: { webhook_id: 'webhooks', proposal_id: 'proposals', ward_id: 'wards' },
-    orderBy: ['id'],
-  },
-  { table: 'audit_log', id: true, refs: { actor_id: 'users' }, orderBy: ['id'] },
-  {
-    table: 'appointment_windows',
-    id: true,
-    refs: { user_id: 'users' },
-    booleans: ['open'],
-    orderBy: ['id'],
-  },
-  { table: 'sunday_assignments', id: true, refs: { user_id: 'users', ward_id: 'wards' }, orderBy: ['id'] },
-  { table: 'stewardships', id: true, refs: { ward_id: 'wards' }, orderBy: ['id'] },
-]
-
-/** Stake-owned tables that are never exported: sessions, tokens (docs/api-reference.md §14). */
-export const NOT_TRANSFERRED: readonly Table[] = [
-  'session_retired_tokens',
-  'sessions',
-  'speaking_feeds',
-  'imports',
-  // Booking links are credentials (token hashes) with their bookings; children first (§18).
-  'appointment_blocks',
-  'appointments',
-  'appointment_offers',
-  'account_tokens',
-  'passkeys',
-  // A phone's push subscription is that device's credential, its queue transient (issue 30).
-  'push_outbox',
-  'push_subscriptions',
-]
-
-/** Every stake-owned table, children before parents: the order of a delete. */
-export const DELETE_ORDER: readonly Table[] = [...NOT_TRANSFERRED, ...TRANSFER_TABLES.map((s) => s.table).reverse()]
-
-const REFERENCED: readonly Referenced[] = ['users', 'wards', 'callings', 'proposals', 'webhooks']
+const REFERENCED: readonly Referenced[] = [...new Set(TRANSFER_TABLES.flatMap((s) => Object.values(s.refs ?? {})))]
 
 /** Id-bearing keys inside JSON columns (a proposal's releases, an audit entry's detail) → the table they name. */
 const JSON_ID_KEYS: Record<string, Referenced> = {
@@ -486,10 +380,4 @@ export async function deleteStake(
     }),
   )
   return { name: stake.name, counts }
-}
-
-/** Every stake-owned table is either transferred or deliberately not (a new table must choose). */
-export function uncoveredTables(): string[] {
-  const covered = new Set<string>([...TRANSFER_TABLES.map((s) => s.table), ...NOT_TRANSFERRED])
-  return [...STAKE_TABLES].filter((t) => !covered.has(t))
 }

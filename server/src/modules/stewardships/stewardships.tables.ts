@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely'
+import { stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** One ward or stake organization a High Councilor seat oversees (migration 20261129030200_stewardships). */
 export interface StewardshipsTable {
@@ -14,6 +15,8 @@ export interface StewardshipsTable {
   position: number
 }
 
-export interface StewardshipsTables {
-  stewardships: StewardshipsTable
+/** The stewardships domain's tables (db/table.ts). */
+export const stewardshipsTables = {
+  stewardships: stakeTable<StewardshipsTable>({ transfer: { id: true, refs: { ward_id: 'wards' }, orderBy: ['id'] } }),
 }
+export type StewardshipsTables = RowsOf<typeof stewardshipsTables>

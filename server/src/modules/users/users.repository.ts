@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely'
 import type { User, UserSummary } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
-import type { UsersTable } from '../../db/schema.ts'
+import type { UsersTable } from './users.tables.ts'
 import { containsPattern } from '../../db/like.ts'
 
 export type UserRow = Selectable<UsersTable>

@@ -1,5 +1,6 @@
 import type { Generated, SqlBool } from 'kysely'
 import type { Stage, WebhookDeliveryStatus, WebhookFormat } from '@stake/contract'
+import { outboxTable, stakeTable, type RowsOf } from '../../db/table.ts'
 
 /** Table types of the webhooks (migration 20261125002000_webhooks). */
 export interface WebhooksTable {
@@ -49,9 +50,27 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null
 }
 
-/** The webhooks domain's tables, composed into `DB` by db/schema.ts. */
-export interface WebhooksTables {
-  webhooks: WebhooksTable
-  webhook_events: WebhookEventsTable
-  webhook_deliveries: WebhookDeliveriesTable
+/** The webhooks domain's tables (db/table.ts). */
+export const webhooksTables = {
+  webhooks: stakeTable<WebhooksTable>({
+    transfer: {
+      id: true,
+      refs: { created_by: 'users' },
+      omit: ['secret'],
+      booleans: ['include_names'],
+      orderBy: ['id'],
+    },
+  }),
+  webhook_events: stakeTable<WebhookEventsTable>({
+    transfer: { refs: { webhook_id: 'webhooks' }, orderBy: ['webhook_id', 'event'] },
+  }),
+  webhook_deliveries: outboxTable<WebhookDeliveriesTable>({
+    transfer: {
+      id: true,
+      refs: { webhook_id: 'webhooks', proposal_id: 'proposals', ward_id: 'wards' },
+      orderBy: ['id'],
+    },
+    outbox: { sent: 'delivered', sentAt: 'delivered_at' },
+  }),
 }
+export type WebhooksTables = RowsOf<typeof webhooksTables>
