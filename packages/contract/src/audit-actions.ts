@@ -44,6 +44,11 @@ export const AUDIT_ACTIONS = [
   'auth.passkey_add',
   'auth.passkey_remove',
   'stewardship.update',
+  'appointment.offer',
+  'appointment.book',
+  'appointment.move',
+  'appointment.cancel',
+  'availability.update',
 ] as const
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -52,5 +57,12 @@ export const AUDIT_GROUPS = [...new Set(AUDIT_ACTIONS.map((a) => a.slice(0, a.in
 export type AuditGroup = AuditAction extends `${infer G}.${string}` ? G : never
 
 /** What an entry's target_id names. */
-export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook', 'stake'] as const
+export const AUDIT_TARGET_TYPES = ['user', 'calling', 'ward', 'proposal', 'webhook', 'stake', 'appointment'] as const
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number]
+
+/**
+ * Who acted when nobody signed in did, named by kind (an entry's
+ * `anonymous_actor`): `booking_link`, the person holding a booking link.
+ */
+export const ANONYMOUS_ACTORS = ['booking_link'] as const
+export type AnonymousActor = (typeof ANONYMOUS_ACTORS)[number]

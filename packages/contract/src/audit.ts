@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Id, Limit, Offset, Timestamp } from './common.ts'
+import type { AnonymousActor } from './audit-actions.ts'
 
 export * from './audit-actions.ts'
 
@@ -8,6 +9,8 @@ export const AuditEntry = Type.Object({
   at: Timestamp,
   /** Null for what nobody signed in did (a failed sign-in, a reused refresh token). */
   actor_id: Type.Union([Id, Type.Null()]),
+  /** Who acted when `actor_id` is null and someone without an account did (`booking_link`); else null. */
+  anonymous_actor: Type.Union([Type.Literal('booking_link' satisfies AnonymousActor), Type.Null()]),
   action: Type.String(),
   target_type: Type.Union([Type.String(), Type.Null()]),
   target_id: Type.Union([Type.Integer(), Type.Null()]),

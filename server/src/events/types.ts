@@ -1,4 +1,4 @@
-import type { AuditAction, Stage } from '@stake/contract'
+import type { AnonymousActor, AuditAction, Stage } from '@stake/contract'
 import type { AppContext } from '../context.ts'
 import type { Executor } from '../db/types.ts'
 import type { AuditDetail, AuditTarget } from '../modules/audit/audit.repository.ts'
@@ -8,6 +8,8 @@ import type { ProposalRow } from '../modules/proposals/proposals.repository.ts'
 export interface Who {
   by: number | null
   at: string
+  /** With `by` null: who acted without an account (a booking link), named in the audit entry. */
+  anonymous?: AnonymousActor
 }
 
 /** A change whose only trace is its audit entry: the kind is the entry's action. */

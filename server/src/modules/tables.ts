@@ -12,6 +12,7 @@ import { auditTables } from './audit/audit.tables.ts'
 import { authTables } from './auth/auth.tables.ts'
 import { callingsTables } from './callings/callings.tables.ts'
 import { importsTables } from './imports/imports.tables.ts'
+import { limitsTables } from './limits/limits.tables.ts'
 import { notificationsTables } from './notifications/notifications.tables.ts'
 import { opsTables } from './ops/ops.tables.ts'
 import { proposalsTables } from './proposals/proposals.tables.ts'
@@ -50,6 +51,7 @@ export const TABLES = {
   ...pushTables,
   ...stakesTables,
   ...opsTables,
+  ...limitsTables,
 }
 
 type Rows = RowsOf<typeof TABLES>

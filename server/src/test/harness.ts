@@ -183,3 +183,33 @@ export function useTestApp(env: Record<string, string> = {}, options: TestAppOpt
   })
   return holder
 }
+
+/**
+ * A second instance of the app over the test app's database, as a second
+ * server behind a load balancer would be: its own connections and its own
+ * process memory (a fresh buildApp), the same configuration and clock. On
+ * SQLite the test app must be `shareable` (a file both connections open).
+ */
+export async function createSecondInstance(t: TestApp): Promise<{ app: FastifyTypebox; close(): Promise<void> }> {
+  let database: Database
+  let appDb: Database['db']
+  if (dialect === 'sqlite') {
+    if (t.databaseUrl === 'sqlite::memory:') throw new Error('createSecondInstance needs the test app made shareable')
+    database = createDatabase(t.databaseUrl)
+    appDb = strict(database.db)
+  } else {
+    const url = new URL(t.databaseUrl)
+    url.username = process.env.TEST_PG_APP_ROLE ?? url.username
+    database = createDatabase(url.toString(), { poolSize: 4 })
+    appDb = database.db
+  }
+  const app = await buildApp({ config: t.config, db: appDb, dialect: database.dialect, clock: t.clock })
+  await app.ready()
+  return {
+    app,
+    async close() {
+      await app.close()
+      await database.close()
+    },
+  }
+}

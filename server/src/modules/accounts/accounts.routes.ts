@@ -211,14 +211,14 @@ export default async function accountsRoutes(app: FastifyTypebox, ctx: AppContex
         operationId: 'passkeyLoginOptions',
         tags,
         summary: 'WebAuthn request options for signing in with a passkey (discoverable credentials)',
-        response: { 200: WebAuthnOptions, 403: ErrorBody },
+        response: { 200: WebAuthnOptions, 403: ErrorBody, 429: ErrorBody },
       },
       // A sign-in starts here: another site may not start one in the user's browser (S5).
       preValidation: refuseCrossSite,
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store')
-      return passkeys.loginOptions(rp(request))
+      return passkeys.loginOptions(rp(request), request.ip)
     },
   )
 

@@ -46,13 +46,6 @@ export interface WebauthnChallengesTable {
   expires_at: string
 }
 
-export interface PasswordResetThrottleTable {
-  /** The client address. */
-  key: string
-  requests: number
-  window_start: string
-}
-
 /** The accounts domain's tables (db/table.ts). */
 export const accountsTables = {
   account_tokens: stakeTable<AccountTokensTable>({
@@ -62,9 +55,6 @@ export const accountsTables = {
   webauthn_challenges: deploymentTable<WebauthnChallengesTable>({
     why: 'a passkey sign-in asks for a challenge before any stake is known',
     stakeColumn: 'a registration’s challenge notes whose it is (nullable); a sign-in’s has none',
-  }),
-  password_reset_throttle: deploymentTable<PasswordResetThrottleTable>({
-    why: 'limits a client address before any stake is known',
   }),
 }
 export type AccountsTables = RowsOf<typeof accountsTables>

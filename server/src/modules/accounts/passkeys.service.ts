@@ -15,6 +15,7 @@ import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import { SignInAttempts } from '../auth/attempts.ts'
 import { AuthService, type ClientInfo, type IssuedSession } from '../auth/auth.service.ts'
+import { addressKey, LIMITS, spend } from '../limits/limits.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './passkeys.repository.ts'
 
@@ -156,9 +157,15 @@ export class PasskeysService {
     })
   }
 
-  /** Options for a sign-in with any passkey of this site (discoverable: no credential list, no account named). */
-  async loginOptions(rp: RelyingParty) {
+  /**
+   * Options for a sign-in with any passkey of this site (discoverable: no
+   * credential list, no account named). Each writes a challenge row for
+   * anyone who asks, so they are limited per client address in the database
+   * (S21, LIMITS.passkeyOptions): 429 before anything is written.
+   */
+  async loginOptions(rp: RelyingParty, ip: string) {
     const { db, clock } = this.ctx
+    await spend(this.ctx, LIMITS.passkeyOptions, addressKey(ip))
     const options = await (
       await webauthn()
     ).generateAuthenticationOptions({

@@ -8,7 +8,6 @@ import type { Actor } from '../../plugins/auth.ts'
 import { effectivePermissionsOf } from '../users/permissions.repository.ts'
 import { mayAdminister } from '../users/users.policy.ts'
 import { audited, record } from '../../events/record.ts'
-import { tooManyAttempts } from '../auth/attempts.ts'
 import { checkNewPassword } from '../auth/passwords.ts'
 import { deleteUserSessions } from '../auth/sessions.repository.ts'
 import { linkBase } from '../notifications/mail.compose.ts'
@@ -17,8 +16,8 @@ import { forgetUserDevices } from '../push/push.repository.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as users from '../users/users.repository.ts'
+import { addressKey, LIMITS, spend } from '../limits/limits.ts'
 import { composeAccountMail } from './accounts.mail.ts'
-import { countResetRequest, purgeEndedWindows } from './throttle.repository.ts'
 import * as tokens from './tokens.repository.ts'
 
 /** docs/api-reference.md §16's numbers. */
@@ -32,7 +31,7 @@ const RESET = {
   handedSeconds: 24 * 3600,
   windowSeconds: 3600,
   mailsPerAccount: 3,
-  requestsPerIp: 20,
+  // Requests per client address: LIMITS.passwordReset (modules/limits/limits.ts), counted in the database.
   /**
    * The answer never comes sooner than this after the request arrived (real
    * time): the few writes a real account adds stay hidden below it even on a
@@ -79,12 +78,7 @@ export class PasswordResetService {
     const token = tokens.newLinkToken()
     await withTransaction(db, async (trx) => {
       // The address's count is a write in every case: both cases commit one transaction that wrote.
-      await purgeEndedWindows(trx, since)
-      const counted = await countResetRequest(trx, ip.slice(0, 64), nowIso, since)
-      if (counted.requests > RESET.requestsPerIp) {
-        const ends = Date.parse(counted.window_start) + RESET.windowSeconds * 1000
-        throw tooManyAttempts(Math.ceil((ends - now.getTime()) / 1000))
-      }
+      await spend(this.ctx, LIMITS.passwordReset, addressKey(ip), trx)
       // Read in both cases, whether or not a message follows.
       const [sent, stake] = await Promise.all([
         tokens.countTokensSince(trx, user?.id ?? 0, 'password_reset', since),

@@ -7,6 +7,7 @@ import {
   BookingInput,
   BookingPage,
   BookingTokenParams,
+  ErrorBody,
   OfferCreated,
   OfferInput,
 } from '@stake/contract'
@@ -14,6 +15,7 @@ import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { AppointmentsService } from './appointments.service.ts'
+import { AvailabilityService } from './availability.service.ts'
 
 const tags = ['appointments']
 /** The booking link's token is its credential: no sign-in, and the request line logs the route's pattern, not the path. */
@@ -22,6 +24,7 @@ const BOOKING = { auth: 'public' as const, secretPath: true }
 /** docs/api-reference.md §18: availability, booking links, and the anonymous booking page's API. */
 export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppContext) {
   const service = new AppointmentsService(ctx)
+  const availability = new AvailabilityService(ctx)
 
   app.get(
     '/availability',
@@ -34,7 +37,7 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         response: { 200: Availability },
       },
     },
-    async (request) => service.availability(requireActor(request), request.query.user_id),
+    async (request) => availability.availability(requireActor(request), request.query.user_id),
   )
 
   app.put(
@@ -49,7 +52,7 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         response: { 200: Availability },
       },
     },
-    async (request) => service.setAvailability(requireActor(request), request.query.user_id, request.body),
+    async (request) => availability.setAvailability(requireActor(request), request.query.user_id, request.body),
   )
 
   app.post(
@@ -60,7 +63,7 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         operationId: 'createAppointmentOffer',
         summary: 'Make a booking link (valid 14 days) for an interview; the address is shown only once',
         body: OfferInput,
-        response: { 201: OfferCreated },
+        response: { 201: OfferCreated, 429: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -108,11 +111,11 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         summary: 'Book one of the free times (409 slot_taken when someone was quicker)',
         params: BookingTokenParams,
         body: BookingInput,
-        response: { 201: BookingPage },
+        response: { 201: BookingPage, 429: ErrorBody },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.book(request.params.token, request.body.starts_at, false)),
+      reply.status(201).send(await service.book(request.params.token, request.body.starts_at, false, request.ip)),
   )
 
   app.put(
@@ -125,10 +128,10 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         summary: 'Move the booked time to another free time',
         params: BookingTokenParams,
         body: BookingInput,
-        response: { 200: BookingPage },
+        response: { 200: BookingPage, 429: ErrorBody },
       },
     },
-    async (request) => service.book(request.params.token, request.body.starts_at, true),
+    async (request) => service.book(request.params.token, request.body.starts_at, true, request.ip),
   )
 
   app.delete(
@@ -140,11 +143,11 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
         operationId: 'cancelAppointment',
         summary: 'Cancel the booked time (the link may book again while it is valid)',
         params: BookingTokenParams,
-        response: { 204: Type.Null() },
+        response: { 204: Type.Null(), 429: ErrorBody },
       },
     },
     async (request, reply) => {
-      await service.cancel(request.params.token)
+      await service.cancel(request.params.token, request.ip)
       return reply.status(204).send(null)
     },
   )

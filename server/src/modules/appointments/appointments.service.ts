@@ -1,12 +1,5 @@
 import crypto from 'node:crypto'
-import type {
-  Appointment,
-  Availability,
-  AvailabilityInput,
-  BookingPage,
-  OfferCreated,
-  OfferInput,
-} from '@stake/contract'
+import type { Appointment, BookingPage, OfferCreated, OfferInput } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isUniqueViolation } from '../../db/database.ts'
 import { acrossStakes, setScope } from '../../db/stake-scope.ts'
@@ -14,6 +7,8 @@ import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import type { Actor } from '../../plugins/auth.ts'
+import { audited, record } from '../../events/record.ts'
+import { LIMITS, addressKey, spend } from '../limits/limits.ts'
 import { insertNotifications } from '../notifications/notifications.repository.ts'
 import { insertOutbox } from '../notifications/outbox.repository.ts'
 import { upsertInterview } from '../proposals/interview.repository.ts'
@@ -22,6 +17,8 @@ import { findProposal, rolesOf } from '../proposals/proposals.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { effectivePermissionsOf } from '../users/permissions.repository.ts'
 import * as repo from './appointments.repository.ts'
+import { isScheduler } from './availability.service.ts'
+import { appointmentTarget, BOOKING_LINK, offerFacts } from './appointments.audit.ts'
 import { offeredSlots, quarters, type Slot } from './appointments.slots.ts'
 import { inboxText, memberMail, type Change } from './appointments.texts.ts'
 
@@ -43,66 +40,9 @@ const slotTaken = () => conflict('slot_taken', 'That time was just taken; please
 type Offer = NonNullable<Awaited<ReturnType<typeof repo.findOffer>>>
 type Booking = NonNullable<Awaited<ReturnType<typeof repo.findBooking>>>
 
-/** Who may set availability and send booking links: the stake presidency and proposals.manage. */
-async function isScheduler(db: Executor, actor: Actor): Promise<boolean> {
-  return actor.permissions.has('proposals.manage') || (await rolesOf(db, actor.id)).presidency
-}
-
 /** Appointments with booking links (docs/api-reference.md §18). */
 export class AppointmentsService {
   constructor(private readonly ctx: AppContext) {}
-
-  // ------------------------------------------------------------ availability
-
-  async availability(actor: Actor, userId: number | undefined): Promise<Availability> {
-    const id = userId ?? actor.id
-    if (id !== actor.id && !(await isScheduler(this.ctx.db, actor))) throw notFound('User')
-    if (!(await repo.findUser(this.ctx.db, id))) throw notFound('User')
-    const rows = await repo.listWindows(this.ctx.db, [id])
-    const { timezone } = await currentStakeSettings(this.ctx.db)
-    return {
-      user_id: id,
-      timezone,
-      weekly: rows
-        .filter((r) => r.weekday !== null)
-        .map((r) => ({ weekday: r.weekday!, start_minute: r.start_minute, end_minute: r.end_minute })),
-      exceptions: rows
-        .filter((r) => r.date !== null)
-        .map((r) => ({ date: r.date!, start_minute: r.start_minute, end_minute: r.end_minute, open: r.open })),
-    }
-  }
-
-  /**
-   * Replaces a user's availability. One's own: the presidency and managers
-   * (anyone else has no interviews to offer); another's ("interview duty"):
-   * proposals.manage only.
-   */
-  async setAvailability(actor: Actor, userId: number | undefined, input: AvailabilityInput): Promise<Availability> {
-    const id = userId ?? actor.id
-    if (id === actor.id ? !(await isScheduler(this.ctx.db, actor)) : !actor.permissions.has('proposals.manage'))
-      throw forbidden('Only the stake presidency and proposal managers publish interview times')
-    const user = await repo.findUser(this.ctx.db, id)
-    if (!user) throw notFound('User')
-    const problems = [
-      ...input.weekly.map((w, i) => ({ w, loc: ['body', 'weekly', String(i)] })),
-      ...input.exceptions.map((w, i) => ({ w, loc: ['body', 'exceptions', String(i)] })),
-    ].filter(({ w }) => w.end_minute <= w.start_minute)
-    if (problems.length > 0)
-      throw invalid([...problems[0]!.loc, 'end_minute'], 'The end must come after the start', 'value_error')
-    for (const [i, e] of input.exceptions.entries())
-      if (
-        Number.isNaN(Date.parse(`${e.date}T00:00:00Z`)) ||
-        new Date(`${e.date}T00:00:00Z`).toISOString().slice(0, 10) !== e.date
-      )
-        throw invalid(['body', 'exceptions', String(i), 'date'], 'Input should be a valid date', 'date_parsing')
-    await withTransaction(this.ctx.db, (trx) =>
-      repo.replaceWindows(trx, id, [
-        ...input.weekly.map((w) => ({ ...w, date: null, open: true })),
-        ...input.exceptions.map((e) => ({ ...e, weekday: null })),
-      ]),
-    )
-    return this.availability(actor, id)
-  }
 
   // ------------------------------------------------------------ offers
 
@@ -110,6 +50,7 @@ export class AppointmentsService {
     const db = this.ctx.db
     if (!(await isScheduler(db, actor)))
       throw forbidden('Only the stake presidency and proposal managers send booking links')
+    await spend(this.ctx, LIMITS.offers, String(actor.id)) // S20: each link may mail someone
     let name = input.name?.trim() || null
     const proposalId = input.proposal_id ?? null
     if (input.kind === 'proposal' && proposalId === null)
@@ -145,21 +86,25 @@ export class AppointmentsService {
     const token = crypto.randomBytes(32).toString('base64url')
     const now = this.ctx.clock.now()
     const expiresAt = new Date(now.getTime() + OFFER_DAYS * DAY_MS).toISOString()
-    const id = await withTransaction(db, (trx) =>
-      repo.insertOffer(trx, {
-        token_hash: hashToken(token),
-        kind: input.kind,
-        proposal_id: proposalId,
-        person_name: name,
-        email: input.email?.trim() || null,
-        phone: input.phone?.trim() || null,
-        interviewer_id: interviewerId,
-        duration_minutes: input.duration_minutes,
-        created_by: actor.id,
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
-      }),
-    )
+    const values = {
+      token_hash: hashToken(token),
+      kind: input.kind,
+      proposal_id: proposalId,
+      person_name: name,
+      email: input.email?.trim() || null,
+      phone: input.phone?.trim() || null,
+      interviewer_id: interviewerId,
+      duration_minutes: input.duration_minutes,
+      created_by: actor.id,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+    }
+    const id = await withTransaction(db, async (trx) => {
+      const id = await repo.insertOffer(trx, values)
+      const who = { by: actor.id, at: values.created_at }
+      await record(trx, this.ctx, audited(who, 'appointment.offer', appointmentTarget(id), offerFacts(values)))
+      return id
+    })
     return { id, url: bookingUrl(base, token), expires_at: expiresAt }
   }
 
@@ -254,9 +199,21 @@ export class AppointmentsService {
     }
   }
 
+  /**
+   * A booking action's link, once the action is counted (S20): per client
+   * address before the link is looked up (a guessed token costs the same),
+   * then per link; 429 past either.
+   */
+  private async act(token: string, ip: string) {
+    await spend(this.ctx, LIMITS.bookingIp, addressKey(ip))
+    const opened = await this.open(token)
+    await spend(this.ctx, LIMITS.bookingLink, String(opened.offer.id))
+    return opened
+  }
+
   /** Books (no booking yet) or moves (one exists) the link's interview to `startsAt`. */
-  async book(token: string, startsAt: string, move: boolean): Promise<BookingPage> {
-    const { offer, booking } = await this.open(token)
+  async book(token: string, startsAt: string, move: boolean, ip: string): Promise<BookingPage> {
+    const { offer, booking } = await this.act(token, ip)
     if (!move && booking) throw conflict('already_booked', 'This link already has a booked time; change it instead')
     if (move && !booking) throw notFound('Booking')
     if (booking && booking.starts_at <= this.ctx.clock.iso())
@@ -289,6 +246,17 @@ export class AppointmentsService {
           if (booking && booking.interviewer_id !== interviewerId)
             await this.tell(trx, offer, booking.interviewer_id, 'cancelled', booking.starts_at, timezone, false)
           await this.tell(trx, offer, interviewerId, booking ? 'moved' : 'booked', key, timezone, true)
+          const facts = { ...offerFacts(offer), interviewer_id: interviewerId, starts_at: key }
+          await record(
+            trx,
+            this.ctx,
+            booking
+              ? audited(BOOKING_LINK(now), 'appointment.move', appointmentTarget(offer.id), {
+                  ...facts,
+                  from: booking.starts_at,
+                })
+              : audited(BOOKING_LINK(now), 'appointment.book', appointmentTarget(offer.id), facts),
+          )
         })
         return this.page(token)
       } catch (error) {
@@ -298,8 +266,8 @@ export class AppointmentsService {
     throw slotTaken()
   }
 
-  async cancel(token: string): Promise<void> {
-    const { offer, booking } = await this.open(token)
+  async cancel(token: string, ip: string): Promise<void> {
+    const { offer, booking } = await this.act(token, ip)
     if (!booking) throw notFound('Booking')
     if (booking.starts_at <= this.ctx.clock.iso()) throw conflict('conflict', 'The interview has already begun')
     const { timezone } = await currentStakeSettings(this.ctx.db)
@@ -308,6 +276,15 @@ export class AppointmentsService {
       await repo.deleteBooking(trx, booking.id)
       if (offer.proposal_id !== null) await repo.clearInterviewTime(trx, offer.proposal_id, booking.starts_at, now)
       await this.tell(trx, offer, booking.interviewer_id, 'cancelled', booking.starts_at, timezone, true)
+      await record(
+        trx,
+        this.ctx,
+        audited(BOOKING_LINK(now), 'appointment.cancel', appointmentTarget(offer.id), {
+          ...offerFacts(offer),
+          interviewer_id: booking.interviewer_id,
+          starts_at: booking.starts_at,
+        }),
+      )
     })
   }
 

@@ -51,6 +51,7 @@ describe('audit policy: visibleEntry (S9)', () => {
     id: 1,
     at: '2031-01-11T10:00:00.000Z',
     actor_id: 2,
+    anonymous_actor: null,
     action: 'proposal.vote',
     target_type,
     target_id: 3,

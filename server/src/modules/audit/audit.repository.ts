@@ -1,4 +1,4 @@
-import type { AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
+import type { AnonymousActor, AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
 import type { ExpressionBuilder, Selectable } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
@@ -8,6 +8,8 @@ import type { AuditLogTable } from './audit.tables.ts'
 export interface AuditBy {
   by: number | null
   at: string
+  /** With `by` null: who acted without an account (a booking link). */
+  anonymous?: AnonymousActor
 }
 
 export interface AuditTarget {
@@ -49,6 +51,7 @@ export async function audit(
     .values({
       at: who.at,
       actor_id: who.by,
+      anonymous_actor: who.by === null ? (who.anonymous ?? null) : null,
       action,
       target_type: target?.type ?? null,
       target_id: target?.id ?? null,
@@ -179,6 +182,7 @@ export function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
     id: row.id,
     at: row.at,
     actor_id: row.actor_id,
+    anonymous_actor: (row.anonymous_actor ?? null) as AuditEntry['anonymous_actor'],
     action: row.action,
     target_type: row.target_type,
     target_id: row.target_id,

@@ -6,6 +6,8 @@ export interface AuditLogTable {
   id: Generated<number>
   at: string
   actor_id: number | null
+  /** An AnonymousActor when nobody signed in acted but someone did (a booking link); else null. */
+  anonymous_actor: string | null
   action: string
   target_type: string | null
   target_id: number | null

@@ -9,6 +9,7 @@ import type { Actor } from '../../plugins/auth.ts'
 import * as callingsRepo from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { seatEvent, unseatUser } from '../callings/slots.service.ts'
+import { unavailableEmails } from '../limits/email-oracle.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
@@ -54,8 +55,8 @@ export class ImportsService {
     const report = readReport(await readTable(body, type), query.kind ?? 'auto')
     const releaseMissing = report.kind === 'callings' && query.release_missing === true
     const input = { kind: report.kind, wardId, releaseMissing, rows: report.rows }
-    const taken = await repo.emailsTakenElsewhere(
-      db,
+    const taken = await unavailableEmails(
+      this.ctx,
       report.rows.map((r) => r.email),
     )
     const result = plan(input, await repo.loadSnapshot(db, taken), actor, report.problems)
@@ -131,8 +132,8 @@ export class ImportsService {
       releaseMissing: Boolean(found.release_missing),
       rows: stored.rows,
     }
-    const taken = await repo.emailsTakenElsewhere(
-      db,
+    const taken = await unavailableEmails(
+      this.ctx,
       stored.rows.map((r) => r.email),
     )
     try {

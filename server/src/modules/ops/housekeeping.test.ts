@@ -37,7 +37,15 @@ describe('housekeeping: purgeExpired', () => {
     const recent = await login(t, user)
     t.clock.advance(60) // `old` expires exactly now; `recent` has almost a week left
 
-    assert.deepEqual(await purge(), { sessions: 1, refreshGrace: 0, throttle: 0, audit: 0, mailBodies: 0, mail: 0 })
+    assert.deepEqual(await purge(), {
+      sessions: 1,
+      refreshGrace: 0,
+      throttle: 0,
+      limits: 0,
+      audit: 0,
+      mailBodies: 0,
+      mail: 0,
+    })
     assert.equal(await sessionOf(old.refresh), undefined)
     assert.ok(await sessionOf(recent.refresh), 'the live session is kept')
     assert.equal((await refresh(recent.refresh)).statusCode, 200)
@@ -50,12 +58,28 @@ describe('housekeeping: purgeExpired', () => {
     const current = rotated.cookies.find((c) => c.name === 'refresh_token')!.value
 
     t.clock.advance(REFRESH_GRACE_SECONDS)
-    assert.deepEqual(await purge(), { sessions: 0, refreshGrace: 0, throttle: 0, audit: 0, mailBodies: 0, mail: 0 })
+    assert.deepEqual(await purge(), {
+      sessions: 0,
+      refreshGrace: 0,
+      throttle: 0,
+      limits: 0,
+      audit: 0,
+      mailBodies: 0,
+      mail: 0,
+    })
     assert.notEqual((await sessionOf(current))!.previous_token_hash, null, 'still within the grace')
     assert.equal((await refresh(first.refresh)).statusCode, 200, 'the grace still answers')
 
     t.clock.advance(1)
-    assert.deepEqual(await purge(), { sessions: 0, refreshGrace: 1, throttle: 0, audit: 0, mailBodies: 0, mail: 0 })
+    assert.deepEqual(await purge(), {
+      sessions: 0,
+      refreshGrace: 1,
+      throttle: 0,
+      limits: 0,
+      audit: 0,
+      mailBodies: 0,
+      mail: 0,
+    })
     assert.equal((await sessionOf(current))!.previous_token_hash, null)
     assert.equal((await refresh(current)).statusCode, 200, 'the session itself lives on')
   })
@@ -80,7 +104,15 @@ describe('housekeeping: purgeExpired', () => {
       ])
       .execute()
 
-    assert.deepEqual(await purge(), { sessions: 0, refreshGrace: 0, throttle: 2, audit: 0, mailBodies: 0, mail: 0 })
+    assert.deepEqual(await purge(), {
+      sessions: 0,
+      refreshGrace: 0,
+      throttle: 2,
+      limits: 0,
+      audit: 0,
+      mailBodies: 0,
+      mail: 0,
+    })
     const left = await db().selectFrom('login_throttle').select('key').orderBy('key').execute()
     assert.deepEqual(
       left.map((r) => r.key),
@@ -118,7 +150,7 @@ describe('housekeeping: purgeExpired', () => {
 
     assert.equal(await sessionOf(cookie), undefined)
     assert.deepEqual(logged, [
-      { purged: { sessions: 1, refreshGrace: 0, throttle: 0, audit: 0, mailBodies: 0, mail: 0 } },
+      { purged: { sessions: 1, refreshGrace: 0, throttle: 0, limits: 0, audit: 0, mailBodies: 0, mail: 0 } },
     ])
   })
 })

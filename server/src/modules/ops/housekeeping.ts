@@ -10,6 +10,7 @@ import { clearExpiredGrace, purgeExpiredSessions } from '../auth/sessions.reposi
 import { purgeStaleThrottle } from '../auth/throttle.repository.ts'
 import { idleCutoff } from '../auth/shared-sessions.ts'
 import { purgeAudit } from '../audit/audit.repository.ts'
+import { purgeEndedLimits } from '../limits/limits.repository.ts'
 import { forgetMailBodies, purgeFinishedMail } from '../notifications/outbox.repository.ts'
 
 export interface Purged {
@@ -19,6 +20,8 @@ export interface Purged {
   refreshGrace: number
   /** Login-throttle rows with an ended window and no lock, deleted. */
   throttle: number
+  /** Windows of the limits kept in the database (modules/limits) that have ended, deleted. */
+  limits: number
   /** Audit entries older than AUDIT_RETENTION_DAYS, deleted. */
   audit: number
   /** Sent or failed mail finished more than MAIL_BODY_DAYS ago: body emptied. */
@@ -52,6 +55,7 @@ export async function purgeExpired(db: Kysely<DB>, now: Date, retention = DEFAUL
     throttle: await retrying(() =>
       purgeStaleThrottle(db, nowIso, addSeconds(now, -THROTTLE.windowSeconds).toISOString()),
     ),
+    limits: await retrying(() => purgeEndedLimits(db, nowIso)),
     audit: await retrying(() => purgeAudit(db, daysBefore(now, retention.auditDays))),
     mailBodies: await retrying(() => forgetMailBodies(db, daysBefore(now, MAIL_BODY_DAYS))),
     mail: await retrying(() => purgeFinishedMail(db, daysBefore(now, retention.auditDays))),
@@ -80,7 +84,7 @@ export const HOUSEKEEPING_CLI: CliCommand[] = [
     name: 'purge',
     usage: 'purge',
     description:
-      'delete expired sessions, refresh grace, stale login-throttle rows, audit entries and mail past retention',
+      'delete expired sessions, refresh grace, stale login-throttle rows, ended limit windows, audit entries and mail past retention',
     async run(database, _args, config) {
       const purged = await purgeExpired(database.db, systemClock.now(), { auditDays: config.auditRetentionDays })
       console.log(

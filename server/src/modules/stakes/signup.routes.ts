@@ -10,18 +10,13 @@ import { sendSession } from '../auth/auth.routes.ts'
 import { isCrossSite } from '../auth/cross-site.ts'
 import { checkNewPassword } from '../auth/passwords.ts'
 import { hashSecret } from '../auth/tokens.ts'
-import { RateWindow } from '../client-errors/rate-window.ts'
+import { takenElsewhere } from '../limits/email-oracle.ts'
+import { addressKey, LIMITS, spend } from '../limits/limits.ts'
 import { signupEnabled, spendSignupCode, usableSignupCode } from './signup.repository.ts'
 import { openStake } from './stakes.service.ts'
 
-/** Signup attempts per client address per window (flood protection, like the sign-in's S4 limits). */
-export const SIGNUPS_PER_WINDOW = 10
-const SIGNUP_WINDOW_MS = 15 * 60_000
-
-// One window per app, found through its database handle: several apps in one process (the tests) never share one.
-const windows = new WeakMap<object, RateWindow>()
-
 const badCode = () => forbidden('This signup code is unknown or used up')
+const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
 
 /**
  * POST /stakes (docs/api-reference.md §14): with a signup code from the
@@ -34,9 +29,6 @@ const badCode = () => forbidden('This signup code is unknown or used up')
  */
 export default async function signupRoutes(app: FastifyTypebox, ctx: AppContext) {
   const auth = new AuthService(ctx)
-  let window = windows.get(ctx.db)
-  if (!window) windows.set(ctx.db, (window = new RateWindow(SIGNUPS_PER_WINDOW, SIGNUP_WINDOW_MS)))
-  const limiter = window
 
   await app.register(cookie)
 
@@ -65,17 +57,16 @@ export default async function signupRoutes(app: FastifyTypebox, ctx: AppContext)
       },
     },
     async (request, reply) => {
-      // Counted once the body is valid: a malformed request costs nothing and is not an attempt.
-      const wait = limiter.hit(request.ip, ctx.clock.now().getTime())
-      if (wait !== null) {
-        throw new AppError(429, 'too_many_attempts', `Too many attempts; try again in ${wait} seconds`, {
-          'Retry-After': String(wait),
-        })
-      }
+      // Counted once the body is valid (a malformed request is not an attempt), in the
+      // database so every instance shares the count (S21, LIMITS.signup).
+      await spend(ctx, LIMITS.signup, addressKey(request.ip))
       const { code, stake_name, email, fname, lname, password } = request.body
       const codeHash = hashSecret(code)
       if (!(await usableSignupCode(ctx.db, codeHash))) throw badCode()
       checkNewPassword(password, 'password')
+      // S19: only a holder of a usable code learns whether an email is taken, and that at
+      // most LIMITS.emailOracle times an hour per address (then 429); nothing is spent.
+      if (await takenElsewhere(ctx, { address: request.ip }, email)) throw duplicateEmail()
       const password_hash = await ctx.hasher.hash(password) // outside the transaction: it may run again
       let created: { stakeId: number; adminId: number }
       try {
@@ -102,7 +93,7 @@ export default async function signupRoutes(app: FastifyTypebox, ctx: AppContext)
           },
         )
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('duplicate_email', 'A user with this email already exists')
+        if (isUniqueViolation(error)) throw duplicateEmail() // taken meanwhile
         throw error
       }
       // Signed in as POST /auth/login signs in, in the new stake.

@@ -5,7 +5,9 @@ import { createUser, injectAs, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { hashSecret } from '../auth/tokens.ts'
 import { createSignupCode } from './signup.repository.ts'
-import { SIGNUPS_PER_WINDOW } from './signup.routes.ts'
+import { LIMITS } from '../limits/limits.ts'
+
+const SIGNUPS_PER_WINDOW = LIMITS.signup.limit
 
 const t = useTestApp()
 
@@ -117,6 +119,12 @@ describe('POST /stakes (docs/api-reference.md §14)', () => {
     assert.equal(res.statusCode, 409, res.body)
     assert.equal(res.json().code, 'duplicate_email')
     assert.equal(await stakeCount(), before)
+    const left = await t.database.db
+      .selectFrom('signup_codes')
+      .select('uses_left')
+      .where('code_hash', '=', hashSecret(code))
+      .executeTakeFirstOrThrow()
+    assert.equal(left.uses_left, 1, 'the 409 spent no use')
     assert.equal((await signup(body(code))).statusCode, 201, 'the use was not spent')
   })
 

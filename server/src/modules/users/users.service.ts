@@ -26,6 +26,8 @@ import { forgetUserDevices } from '../push/push.repository.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 import { issueInvitation } from '../accounts/invitations.service.ts'
 import type { InvitationSent } from '@stake/contract'
+import { currentStakeId } from '../../db/stake-scope.ts'
+import { takenElsewhere } from '../limits/email-oracle.ts'
 
 const noEmail = () => conflict('no_email', 'This person has no email address, so cannot sign in')
 const duplicateEmail = () => conflict('duplicate_email', 'A user with this email already exists')
@@ -60,6 +62,7 @@ export class UsersService {
     const signsIn = email !== null && !invite
     const temporary = signsIn && body.password === undefined ? randomPassword() : null
     if (body.password !== undefined) checkNewPassword(body.password, 'password')
+    await this.assertEmailFree(email)
     const password_hash = signsIn ? await this.ctx.hasher.hash(body.password ?? temporary!) : null
     try {
       // Created by an administrator: the user must choose their own password.
@@ -96,6 +99,16 @@ export class UsersService {
       if (isUniqueViolation(error)) throw duplicateEmail()
       throw error
     }
+  }
+
+  /**
+   * S19: another stake's email is 409 duplicate_email at most
+   * LIMITS.emailOracle times an hour per stake (imports of the stake share
+   * the count); past that any email not of this stake is 429. This stake's
+   * own duplicates are left to the unique key (409 at insert).
+   */
+  private async assertEmailFree(email: string | null): Promise<void> {
+    if (email !== null && (await takenElsewhere(this.ctx, { stakeId: currentStakeId() }, email))) throw duplicateEmail()
   }
 
   async list(actor: Actor, query: UserListQuery): Promise<{ rows: (User | UserSummary)[]; total: number }> {
@@ -140,6 +153,7 @@ export class UsersService {
     // S2: only users.manage changes an email (a self-service change could probe which addresses exist).
     const emailChange = emailKey(body.email) !== current.email_key
     if (emailChange && !manager) throw forbidden('Only a user manager may change an email address')
+    if (emailChange) await this.assertEmailFree(body.email ?? null)
     // Without an email nobody signs in: the password goes, and with it every session.
     const toRoster = body.email === null && current.email !== null
     const { db, dialect } = this.ctx

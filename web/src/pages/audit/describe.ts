@@ -25,7 +25,13 @@ const num = (value: unknown): number | null => (typeof value === 'number' ? valu
 export function describeEntry(entry: AuditEntry, t: Translate, names: Names): string {
   const d = entry.detail
   const [group, verb] = entry.action.split('.') as [string, string]
-  const actor = entry.actor_id === null ? t('audit:someone') : names.person(entry.actor_id)
+  // Nobody signed in: a booking link's holder is named as the link; anyone else is "someone".
+  const actor =
+    entry.actor_id !== null
+      ? names.person(entry.actor_id)
+      : entry.anonymous_actor
+        ? t(`audit:anonymous.${entry.anonymous_actor}`)
+        : t('audit:someone')
   const target = entry.target_type === 'user' ? names.person(entry.target_id) : ''
   const fields = () => {
     const changes = d.changes && typeof d.changes === 'object' ? Object.keys(d.changes) : []
@@ -82,6 +88,18 @@ export function describeEntry(entry: AuditEntry, t: Translate, names: Names): st
         month: month(),
       })
     }
+    case 'appointment.offer':
+    case 'appointment.book':
+    case 'appointment.move':
+    case 'appointment.cancel':
+      return t(`audit:sentences.appointment.${verb}`, {
+        ...values,
+        // A proposal's interview is named by the proposal's number only (the entry keeps no name).
+        who: text(d.name) || t('audit:proposalNumber', { id: num(d.proposal_id) ?? '?' }),
+        person: names.person(num(d.interviewer_id)),
+        time: time(d.starts_at),
+        from: time(d.from),
+      })
     case 'auth.login_failed':
       return entry.target_id === null
         ? t('audit:sentences.auth.login_failed_unknown')
