@@ -64,8 +64,25 @@ export default async function importsRoutes(app: FastifyTypebox, ctx: AppContext
           'content_type',
         )
       }
-      const preview = await service.preview(requireActor(request), request.query, type as ReportType, request.body.data)
-      return reply.status(201).send(preview)
+      // A client that goes away stops the reading of its report (a PDF's worker is ended).
+      const gone = new AbortController()
+      // The response closing before it was written means the connection is gone.
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort()
+      }
+      reply.raw.once('close', onClose)
+      try {
+        const preview = await service.preview(
+          requireActor(request),
+          request.query,
+          type as ReportType,
+          request.body.data,
+          gone.signal,
+        )
+        return reply.status(201).send(preview)
+      } finally {
+        reply.raw.off('close', onClose)
+      }
     },
   )
 

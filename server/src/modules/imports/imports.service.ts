@@ -12,8 +12,9 @@ import { seatEvent, unseatUser } from '../callings/slots.service.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
-import { readReport, type ReportRow } from './report.ts'
-import { readTable, type ReportType } from './tables.ts'
+import { readReport, type ReportRow, type VacantRow } from './rows.ts'
+import type { IgnoredLine } from './segments.ts'
+import { readSegments, type ReportType } from './tables.ts'
 
 /** A preview lives 24 hours (docs/api-reference.md §15). */
 const PREVIEW_HOURS = 24
@@ -26,12 +27,24 @@ interface StoredPreview {
   summary: ImportPreview['summary']
   changes: ImportPreview['changes']
   problems: ImportPreview['problems']
+  ignored_lines?: IgnoredLine[]
+  vacant?: ImportPreview['vacant']
+  rows_total?: number
 }
 
 interface StoredRows {
   rows: ReportRow[]
   problems: ImportPreview['problems']
+  vacant?: VacantRow[]
 }
+
+/** A stored preview as answered; previews stored before page text and vacancies were kept show none. */
+const shownOf = (stored: StoredPreview) => ({
+  ...stored,
+  ignored_lines: stored.ignored_lines ?? [],
+  vacant: stored.vacant ?? [],
+  rows_total: stored.rows_total ?? 0,
+})
 
 /** Importing LCR reports (docs/api-reference.md §15): read, preview, apply. */
 export class ImportsService {
@@ -44,14 +57,20 @@ export class ImportsService {
   }
 
   /** POST /imports: reads the report and stores its preview; nothing of the stake changes. */
-  async preview(actor: Actor, query: ImportQuery, type: ReportType, body: Buffer): Promise<ImportPreview> {
+  async preview(
+    actor: Actor,
+    query: ImportQuery,
+    type: ReportType,
+    body: Buffer,
+    signal?: AbortSignal,
+  ): Promise<ImportPreview> {
     this.assertMayImport(actor)
     const { db, clock } = this.ctx
     const wardId = query.ward_id ?? null
     if (wardId !== null && !(await db.selectFrom('wards').select('id').where('id', '=', wardId).executeTakeFirst())) {
       throw notFound('Ward')
     }
-    const report = readReport(await readTable(body, type), query.kind ?? 'auto')
+    const report = readReport(await readSegments(body, type, { signal }), query.kind ?? 'auto')
     const releaseMissing = report.kind === 'callings' && query.release_missing === true
     const input = { kind: report.kind, wardId, releaseMissing, rows: report.rows }
     const taken = await repo.emailsTakenElsewhere(
@@ -59,7 +78,17 @@ export class ImportsService {
       report.rows.map((r) => r.email),
     )
     const result = plan(input, await repo.loadSnapshot(db, taken), actor, report.problems)
-    const stored = this.toStored(report.ignored_columns, result)
+    const stored: StoredPreview = {
+      ...this.toStored(report.ignored_columns, result),
+      ignored_lines: report.ignored_lines,
+      vacant: report.vacant.map((v) => ({
+        row: v.row,
+        calling: v.calling,
+        organization: v.organization,
+        ward_id: wardId,
+      })),
+      rows_total: report.total,
+    }
     const now = clock.now()
     const createdAt = now.toISOString()
     const expiresAt = new Date(now.getTime() + PREVIEW_HOURS * 3600_000).toISOString()
@@ -68,7 +97,11 @@ export class ImportsService {
       kind: report.kind,
       ward_id: wardId,
       release_missing: releaseMissing,
-      rows: JSON.stringify({ rows: report.rows, problems: report.problems } satisfies StoredRows),
+      rows: JSON.stringify({
+        rows: report.rows,
+        problems: report.problems,
+        vacant: report.vacant,
+      } satisfies StoredRows),
       preview: JSON.stringify(stored),
       created_at: createdAt,
       expires_at: expiresAt,
@@ -81,7 +114,7 @@ export class ImportsService {
       status: 'preview',
       created_at: createdAt,
       expires_at: expiresAt,
-      ...stored,
+      ...shownOf(stored),
     }
   }
 
@@ -107,7 +140,7 @@ export class ImportsService {
       status: row.status,
       created_at: row.created_at,
       expires_at: row.expires_at,
-      ...(JSON.parse(row.preview) as StoredPreview),
+      ...shownOf(JSON.parse(row.preview) as StoredPreview),
     }
   }
 

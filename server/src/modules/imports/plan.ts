@@ -1,7 +1,7 @@
 import type { ImportChange, ImportKind, ImportProblem, ImportSummary, Permission } from '@stake/contract'
 import { maySeatSelf, seatRequirements, unseatable } from '../callings/callings.policy.ts'
 import { mayAdminister } from '../users/users.policy.ts'
-import type { ReportRow } from './report.ts'
+import type { ReportRow } from './rows.ts'
 
 /**
  * What importing a report would change (docs/api-reference.md §15), worked
@@ -117,7 +117,8 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
   const matchedUser = new Map<number, number>() // user id → person index
 
   for (const r of input.rows) {
-    const nameKey = nameKeyOf(r.fname, r.lname)
+    // Two people of one name in the report (told apart by age or birth date) are two persons.
+    const nameKey = nameKeyOf(r.fname, r.lname) + (r.twin ? `#${r.twin}` : '')
     let email = r.email
     if (email) {
       const claimed = claimedEmails.get(emailKeyOf(email))
@@ -132,6 +133,15 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     }
     const key = email ? `e:${emailKeyOf(email)}` : `n:${nameKey}`
     const seen = personByKey.get(key) ?? personByKey.get(`n:${nameKey}`)
+    if (seen !== undefined && input.kind === 'members' && !email && persons[seen]!.email === null) {
+      // A member list has one row per member: the same name again, with nothing to tell them apart.
+      skip(
+        r.row,
+        'same_name',
+        `${r.fname} ${r.lname} is listed twice with nothing to tell them apart (an email, age or birth date); this row is left out`,
+      )
+      continue
+    }
     if (seen !== undefined) {
       personOfRow.set(r.row, seen)
       const p = persons[seen]!
@@ -144,8 +154,9 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     const byEmailMatch = user !== undefined
     let ambiguous = false
     if (!user) {
-      const candidates = byName.get(nameKey) ?? []
-      if (candidates.length > 1) ambiguous = true
+      const candidates = byName.get(nameKeyOf(r.fname, r.lname)) ?? []
+      // A twin of the report and a user of that name: which of the two the user is cannot be told.
+      if (candidates.length > 1 || (r.twin !== null && candidates.length > 0)) ambiguous = true
       else user = candidates[0]
     }
     if (user && matchedUser.has(user.id)) {
@@ -171,7 +182,9 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
       skip(
         r.row,
         'ambiguous_person',
-        `More than one user is named ${r.fname} ${r.lname}; add their email to the report or set it on one of them first`,
+        r.twin !== null
+          ? `This report lists two people named ${r.fname} ${r.lname} and the stake has one already: add their emails to the report to tell which is which`
+          : `More than one user is named ${r.fname} ${r.lname}; add their email to the report or set it on one of them first`,
       )
       continue
     }
@@ -271,7 +284,8 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
 }
 
 /** The report's problems that leave a row out (the others only leave a value out). */
-const isSkipping = (code: string) => ['missing_name', 'invalid_name', 'invalid_email', 'invalid_calling'].includes(code)
+const isSkipping = (code: string) =>
+  ['missing_name', 'invalid_name', 'invalid_email', 'invalid_calling', 'not_a_name'].includes(code)
 
 type Skip = (row: number | null, code: string, message: string) => void
 
