@@ -27,6 +27,7 @@ const KNOWN = new Set([
   'organization',
   'organizations',
   'calling',
+  'callings',
   'callingname',
   'position',
   'sustained',
@@ -122,12 +123,17 @@ const HARD = new Set(['copyright', 'printed', 'page_number', 'count'])
 const looseChrome = (text: string) =>
   chromeReason(text) !== null || /^\d+$/.test(text) || /^\d{1,2} [A-Za-z]{3,9} \d{4}$/.test(text)
 
-/** The line is page chrome: every item is, or one is a footer's or a count. */
-function chromeOf(line: Line): string | null {
+/**
+ * The line is page chrome: one of its items is a footer's or a count, or
+ * every item is chrome (a bare date or number too, outside a table: inside
+ * one, a lone date is a wrapped row's sustained date).
+ */
+function chromeOf(line: Line, inTable = false): string | null {
   const reasons = line.items.map((i) => chromeReason(i.text))
   const hard = reasons.find((r) => r !== null && HARD.has(r))
   if (hard) return hard
-  if (line.items.every((i) => looseChrome(i.text))) return reasons.find((r) => r !== null) ?? 'page_text'
+  if (reasons.every((r) => r !== null)) return reasons[0]!
+  if (!inTable && line.items.every((i) => looseChrome(i.text))) return reasons.find((r) => r !== null) ?? 'page_text'
   return null
 }
 
@@ -135,12 +141,14 @@ function chromeOf(line: Line): string | null {
 function headerAt(lines: Line[], i: number): { columns: Column[]; span: number } | null {
   const line = lines[i]!
   const one = labelsOf(line)
-  if (isHeaderRow(one.map((c) => c.label))) return { columns: one, span: 1 }
   const next = lines[i + 1]
+  const known = (columns: Column[]) => columns.filter((c) => KNOWN.has(labelKey(c.label))).length
   if (next && next.page === line.page && line.y - next.y < 1.6 * line.height) {
+    // "Birth" over "Date": the second line completes labels of the first (more of them are known).
     const two = mergeWrapped(one, labelsOf(next))
-    if (isHeaderRow(two.map((c) => c.label))) return { columns: two, span: 2 }
+    if (isHeaderRow(two.map((c) => c.label)) && known(two) > known(one)) return { columns: two, span: 2 }
   }
+  if (isHeaderRow(one.map((c) => c.label))) return { columns: one, span: 1 }
   return null
 }
 
@@ -201,7 +209,7 @@ export function layoutSegments(items: PdfItem[]): Segments {
       tables.push(current)
       continue
     }
-    const chrome = chromeOf(line)
+    const chrome = chromeOf(line, current !== null && current.count === null)
     if (chrome === 'count' && current && current.count === null) {
       const text = lineText(line)
       current.count = { line: line.n, n: countOf(line.items.find((it) => countOf(it.text) !== null)!.text)! }

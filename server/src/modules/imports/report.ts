@@ -38,6 +38,7 @@ const LABELS: Record<string, Field> = {
   organization: 'organization',
   organizations: 'organization',
   calling: 'calling',
+  callings: 'calling',
   callingname: 'calling',
   position: 'calling',
   sustained: 'sustained',
