@@ -34,7 +34,13 @@ export const ImportChange = Type.Object({
     Type.Literal('fill'),
     Type.Literal('release'),
     Type.Literal('unchanged'),
+    /** A possible match the importer confirms or rejects before applying (POST /imports/{id}/matches). */
+    Type.Literal('confirm'),
   ]),
+  /** A possible match: the user the report's name may be (a middle name added, a preferred first name). */
+  candidate: Type.Optional(Type.Object({ user_id: Id, fname: Type.String(), lname: Type.String() })),
+  /** The importer's answer to a possible match: the user is this person, or a new person. */
+  match: Type.Optional(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
   /** The person: an existing user's id (null for one to be created). */
   user_id: Type.Optional(Nullable(Id)),
   fname: Type.Optional(Type.String()),
@@ -141,6 +147,14 @@ export const ImportPreview = Type.Object({
   rows_total: Type.Integer(),
 })
 export type ImportPreview = Static<typeof ImportPreview>
+
+/** POST /imports/{id}/matches: the answer to the possible match of a row. */
+export const ImportMatchAnswer = Type.Object({
+  /** The row of the `confirm` change (its person's first row). */
+  row: Type.Integer({ minimum: 1 }),
+  accept: Type.Boolean(),
+})
+export type ImportMatchAnswer = Static<typeof ImportMatchAnswer>
 
 export const ImportApplied = Type.Object({ summary: ImportSummary })
 export type ImportApplied = Static<typeof ImportApplied>

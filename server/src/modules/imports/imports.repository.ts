@@ -109,6 +109,11 @@ export function findOwnImport(db: Executor, id: number, userId: number, now: str
     .executeTakeFirst()
 }
 
+/** A preview worked out again (an answer to a possible match); only while it is a preview. */
+export async function updatePreview(db: Executor, id: number, rows: string, preview: string): Promise<void> {
+  await db.updateTable('imports').set({ rows, preview }).where('id', '=', id).where('status', '=', 'preview').execute()
+}
+
 /** Marks a preview applied: one conditional write, so of two applies one wins. */
 export async function markApplied(db: Executor, id: number, now: string): Promise<boolean> {
   const result = await db

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBody, Id, ImportApplied, ImportPreview, ImportQuery } from '@stake/contract'
+import { ErrorBody, Id, ImportApplied, ImportMatchAnswer, ImportPreview, ImportQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { invalid } from '../../errors.ts'
@@ -99,6 +99,23 @@ export default async function importsRoutes(app: FastifyTypebox, ctx: AppContext
       },
     },
     async (request) => service.get(requireActor(request), request.params.import_id),
+  )
+
+  app.post(
+    '/:import_id/matches',
+    {
+      config: { permission: 'users.manage' },
+      schema: {
+        operationId: 'answerImportMatch',
+        tags,
+        summary:
+          "Confirm or reject a preview's possible match (the report's person is that user, or a new person); answers the preview worked out again",
+        params: ImportParams,
+        body: ImportMatchAnswer,
+        response: { 200: ImportPreview, 409: ErrorBody },
+      },
+    },
+    async (request) => service.answerMatch(requireActor(request), request.params.import_id, request.body),
   )
 
   app.post(

@@ -1,9 +1,16 @@
-import type { ImportApplied, ImportKind, ImportPreview, ImportQuery, Permission } from '@stake/contract'
+import type {
+  ImportApplied,
+  ImportKind,
+  ImportMatchAnswer,
+  ImportPreview,
+  ImportQuery,
+  Permission,
+} from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isUniqueViolation } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { conflict, forbidden, notFound } from '../../errors.ts'
+import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as callingsRepo from '../callings/callings.repository.ts'
@@ -12,8 +19,8 @@ import { seatEvent, unseatUser } from '../callings/slots.service.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
-import { readReport, type ReportRow, type VacantRow } from './rows.ts'
-import type { IgnoredLine } from './segments.ts'
+import { readReport } from './rows.ts'
+import { shownOf, type StoredPreview, type StoredRows } from './imports.stored.ts'
 import { readSegments, type ReportType } from './tables.ts'
 
 /** A preview lives 24 hours (docs/api-reference.md §15). */
@@ -21,30 +28,6 @@ const PREVIEW_HOURS = 24
 
 const stale = () =>
   conflict('stale_import', 'The stake changed since this preview was made; import the report again to see the changes')
-
-interface StoredPreview {
-  ignored_columns: string[]
-  summary: ImportPreview['summary']
-  changes: ImportPreview['changes']
-  problems: ImportPreview['problems']
-  ignored_lines?: IgnoredLine[]
-  vacant?: ImportPreview['vacant']
-  rows_total?: number
-}
-
-interface StoredRows {
-  rows: ReportRow[]
-  problems: ImportPreview['problems']
-  vacant?: VacantRow[]
-}
-
-/** A stored preview as answered; previews stored before page text and vacancies were kept show none. */
-const shownOf = (stored: StoredPreview) => ({
-  ...stored,
-  ignored_lines: stored.ignored_lines ?? [],
-  vacant: stored.vacant ?? [],
-  rows_total: stored.rows_total ?? 0,
-})
 
 /** Importing LCR reports (docs/api-reference.md §15): read, preview, apply. */
 export class ImportsService {
@@ -163,6 +146,13 @@ export class ImportsService {
       wardId: found.ward_id ?? null,
       releaseMissing: Boolean(found.release_missing),
       rows: stored.rows,
+      decisions: stored.decisions ?? {},
+    }
+    if (shown.changes.some((c) => c.action === 'confirm')) {
+      throw conflict(
+        'confirm_pending',
+        'Some people of the report may be users of the stake already: confirm or reject each possible match first',
+      )
     }
     const taken = await repo.emailsTakenElsewhere(
       db,
@@ -199,6 +189,40 @@ export class ImportsService {
       if (isUniqueViolation(error)) throw stale()
       throw error
     }
+  }
+
+  /**
+   * POST /imports/{id}/matches: the importer's answer to a possible match.
+   * Accepted, the report's person is that user; rejected, a new person. The
+   * preview is worked out again with every answer so far.
+   */
+  async answerMatch(actor: Actor, id: number, answer: ImportMatchAnswer): Promise<ImportPreview> {
+    this.assertMayImport(actor)
+    const { db } = this.ctx
+    const found = await repo.findOwnImport(db, id, actor.id, this.ctx.clock.iso())
+    if (!found) throw notFound('Import')
+    if (found.status === 'applied') throw conflict('already_applied', 'This import was applied already')
+    const stored = JSON.parse(found.rows) as StoredRows
+    const shown = JSON.parse(found.preview) as StoredPreview
+    if (!shown.changes.some((c) => c.row === answer.row && c.target === 'user' && c.candidate)) {
+      throw invalid(['body', 'row'], `Row ${answer.row} has no possible match to confirm or reject`)
+    }
+    const decisions = { ...stored.decisions, [answer.row]: answer.accept ? ('accept' as const) : ('reject' as const) }
+    const input = {
+      kind: found.kind as ImportKind,
+      wardId: found.ward_id ?? null,
+      releaseMissing: Boolean(found.release_missing),
+      rows: stored.rows,
+      decisions,
+    }
+    const taken = await repo.emailsTakenElsewhere(
+      db,
+      stored.rows.map((r) => r.email),
+    )
+    const result = plan(input, await repo.loadSnapshot(db, taken), actor, stored.problems)
+    const next: StoredPreview = { ...shown, ...this.toStored(shown.ignored_columns, result) }
+    await repo.updatePreview(db, id, JSON.stringify({ ...stored, decisions }), JSON.stringify(next))
+    return this.get(actor, id)
   }
 
   /** Carries out a plan inside the caller's transaction: callings, people, releases, then fills. */

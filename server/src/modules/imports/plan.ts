@@ -1,6 +1,7 @@
 import type { ImportChange, ImportKind, ImportProblem, ImportSummary, Permission } from '@stake/contract'
 import { maySeatSelf, seatRequirements, unseatable } from '../callings/callings.policy.ts'
 import { mayAdminister } from '../users/users.policy.ts'
+import { baseLastName } from './names.ts'
 import type { ReportRow } from './rows.ts'
 
 /**
@@ -55,6 +56,8 @@ export interface PlanInput {
   wardId: number | null
   releaseMissing: boolean
   rows: ReportRow[]
+  /** The importer's answers to possible matches, by the person's first row. */
+  decisions?: Record<number, 'accept' | 'reject'>
 }
 
 /** A change as the apply needs it: the public change plus references to what the apply creates. */
@@ -159,6 +162,23 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
       if (candidates.length > 1 || (r.twin !== null && candidates.length > 0)) ambiguous = true
       else user = candidates[0]
     }
+    // A possible match (a middle name added, a preferred first name): the importer decides; until then
+    // the person is planned as that user, so no seat of theirs is released on a guess.
+    let candidate: SnapshotUser | null = null
+    if (!user && !ambiguous) {
+      const near = possibleMatches(snapshot.users, r.fname, r.lname)
+      if (near.length === 1 && !matchedUser.has(near[0]!.id)) {
+        candidate = near[0]!
+        if (input.decisions?.[r.row] !== 'reject') user = candidate
+      }
+    }
+    const decision = candidate ? (input.decisions?.[r.row] ?? null) : null
+    const matchOf = candidate
+      ? {
+          candidate: { user_id: candidate.id, fname: candidate.fname, lname: candidate.lname },
+          ...(decision ? { match: decision === 'accept' ? ('accepted' as const) : ('rejected' as const) } : {}),
+        }
+      : {}
     if (user && matchedUser.has(user.id)) {
       // Two people of the report are one user (by email and by name): the first row's wins.
       const index = matchedUser.get(user.id)!
@@ -215,6 +235,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
         lname: r.lname,
         email,
         phone: r.phone,
+        ...matchOf,
         person: index,
       })
       continue
@@ -256,11 +277,12 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     userChanges.push({
       row: r.row,
       target: 'user',
-      action: changed ? 'update' : 'unchanged',
+      action: candidate && !decision ? 'confirm' : changed ? 'update' : 'unchanged',
       user_id: user.id,
-      fname: persons[index]!.fname,
-      lname: persons[index]!.lname,
+      fname: candidate ? r.fname : persons[index]!.fname,
+      lname: candidate ? r.lname : persons[index]!.lname,
       ...(changed ? { changes } : {}),
+      ...matchOf,
       person: index,
     })
   }
@@ -496,4 +518,30 @@ function slotChange(
     organization: r.organization,
     sustained: r.sustained,
   }
+}
+
+const words = (s: string) => fold(s).split(' ').filter(Boolean)
+
+/**
+ * Users the report's name may be without being the same name: the same last
+ * name (a suffix aside), and first names where one extends the other — a
+ * middle name added ("Raelyn" / "Raelyn Kay") or a preferred short form
+ * ("Sam" / "Samuel B").
+ */
+export function possibleMatches(users: SnapshotUser[], fname: string, lname: string): SnapshotUser[] {
+  const last = fold(baseLastName(lname))
+  const mine = words(fname)
+  return users.filter((u) => {
+    if (fold(baseLastName(u.lname)) !== last || u.fname === fname) return false
+    const theirs = words(u.fname)
+    if (nameKeyOf(u.fname, '') === nameKeyOf(fname, '') || mine.length === 0 || theirs.length === 0) return false
+    const n = Math.min(mine.length, theirs.length)
+    for (let i = 0; i < n; i++) {
+      const [a, b] = [mine[i]!, theirs[i]!]
+      if (a === b) continue
+      // Only the first name may be a short form, and only of three letters or more.
+      if (i > 0 || Math.min(a.length, b.length) < 3 || !(a.startsWith(b) || b.startsWith(a))) return false
+    }
+    return true
+  })
 }
