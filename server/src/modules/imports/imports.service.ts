@@ -19,6 +19,7 @@ import { seatEvent, unseatUser } from '../callings/slots.service.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
+import { assertUnderLimits, oneReadPerStake } from './imports.limits.ts'
 import { readReport } from './rows.ts'
 import { shownOf, type StoredPreview, type StoredRows } from './imports.stored.ts'
 import { readSegments, type ReportType } from './tables.ts'
@@ -53,7 +54,10 @@ export class ImportsService {
     if (wardId !== null && !(await db.selectFrom('wards').select('id').where('id', '=', wardId).executeTakeFirst())) {
       throw notFound('Ward')
     }
-    const report = readReport(await readSegments(body, type, { signal }), query.kind ?? 'auto')
+    await assertUnderLimits(db, actor.id, clock.now())
+    const report = await oneReadPerStake(async () =>
+      readReport(await readSegments(body, type, { signal }), query.kind ?? 'auto'),
+    )
     const releaseMissing = report.kind === 'callings' && query.release_missing === true
     const input = { kind: report.kind, wardId, releaseMissing, rows: report.rows }
     const taken = await repo.emailsTakenElsewhere(
