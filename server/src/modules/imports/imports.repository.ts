@@ -141,9 +141,9 @@ export interface NewPerson {
 const CHUNK = 500
 
 /**
- * New people of an import: users without a password (they cannot sign in
- * until invited, docs/api-reference.md §16), roster entries when without an
- * email. Multi-row inserts; the rows come back in the order given (by id).
+ * New people of an import: roster entries without a password and not
+ * "must change password" — they cannot sign in until invited
+ * (docs/api-reference.md §16), and never when without an email. Multi-row inserts; the rows come back in the order given (by id).
  */
 export async function insertPeople(db: Executor, people: NewPerson[], language: string, now: string) {
   const rows: { id: number; email: string | null; fname: string; lname: string }[] = []
@@ -159,7 +159,8 @@ export async function insertPeople(db: Executor, people: NewPerson[], language: 
           phone: p.phone,
           password_hash: null,
           active: true,
-          force_password_reset: true,
+          // A roster entry until invited (docs/api-reference.md §16): no password to change.
+          force_password_reset: false,
           language,
           created_at: now,
           updated_at: now,
