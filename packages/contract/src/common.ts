@@ -72,6 +72,12 @@ export const ERROR_CODES = [
   /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */
   'stale_import',
   'already_applied',
+  /** docs/api-reference.md §15: a report past a limit (size, pages, text, memory): the message names it. */
+  'report_too_large',
+  /** docs/api-reference.md §15: an import limit (one read at a time, open previews, imports an hour). */
+  'import_limit',
+  /** docs/api-reference.md §15: a possible match is neither confirmed nor rejected yet. */
+  'confirm_pending',
   /** docs/api-reference.md §18: the time was booked by someone else a moment earlier. */
   'slot_taken',
   /** docs/api-reference.md §18: the link already has a booking (move it instead). */

@@ -34,7 +34,13 @@ export const ImportChange = Type.Object({
     Type.Literal('fill'),
     Type.Literal('release'),
     Type.Literal('unchanged'),
+    /** A possible match the importer confirms or rejects before applying (POST /imports/{id}/matches). */
+    Type.Literal('confirm'),
   ]),
+  /** A possible match: the user the report's name may be (a middle name added, a preferred first name). */
+  candidate: Type.Optional(Type.Object({ user_id: Id, fname: Type.String(), lname: Type.String() })),
+  /** The importer's answer to a possible match: the user is this person, or a new person. */
+  match: Type.Optional(Type.Union([Type.Literal('accepted'), Type.Literal('rejected')])),
   /** The person: an existing user's id (null for one to be created). */
   user_id: Type.Optional(Nullable(Id)),
   fname: Type.Optional(Type.String()),
@@ -76,6 +82,14 @@ export const IMPORT_PROBLEM_CODES = [
   'needs_ward',
   'duplicate_seat',
   'forbidden_user',
+  /** A date, a phone number, a count or page text in the name column: never a person. */
+  'not_a_name',
+  /** A table's own "Count: N" differs from the rows read under it. */
+  'count_mismatch',
+  /** Two people of one name that cannot be told apart (no email, age or birth date). */
+  'same_name',
+  /** A calling of a ward in a stake-wide report whose row names no ward of the stake. */
+  'needs_ward_name',
 ] as const
 export type ImportProblemCode = (typeof IMPORT_PROBLEM_CODES)[number]
 
@@ -95,6 +109,24 @@ export const ImportSummary = Type.Object({
 })
 export type ImportSummary = Static<typeof ImportSummary>
 
+/** A line of the report that is not data: page text, a heading, a footer (docs/api-reference.md §15). */
+export const ImportIgnoredLine = Type.Object({
+  line: Type.Integer(),
+  text: Type.String(),
+  /** page_text, title, unit, heading, printed, page_number, copyright, count, room, add_another, legend, repeated_header. */
+  reason: Type.String(),
+})
+export type ImportIgnoredLine = Static<typeof ImportIgnoredLine>
+
+/** A calling the report lists as vacant ("Calling Vacant"): nobody is seated, nobody is created. */
+export const ImportVacant = Type.Object({
+  row: Type.Integer(),
+  calling: Type.String(),
+  organization: Nullable(Type.String()),
+  ward_id: Nullable(Id),
+})
+export type ImportVacant = Static<typeof ImportVacant>
+
 export const ImportPreview = Type.Object({
   id: Id,
   kind: Type.Union([Type.Literal('members'), Type.Literal('callings')]),
@@ -108,8 +140,21 @@ export const ImportPreview = Type.Object({
   summary: ImportSummary,
   changes: Type.Array(ImportChange),
   problems: Type.Array(ImportProblem),
+  /** Every line of the report that is not a data row, folded away in the wizard. */
+  ignored_lines: Type.Array(ImportIgnoredLine),
+  vacant: Type.Array(ImportVacant),
+  /** The report's data rows: people and seats read, vacant callings, and rows left out (summary.skipped). */
+  rows_total: Type.Integer(),
 })
 export type ImportPreview = Static<typeof ImportPreview>
+
+/** POST /imports/{id}/matches: the answer to the possible match of a row. */
+export const ImportMatchAnswer = Type.Object({
+  /** The row of the `confirm` change (its person's first row). */
+  row: Type.Integer({ minimum: 1 }),
+  accept: Type.Boolean(),
+})
+export type ImportMatchAnswer = Static<typeof ImportMatchAnswer>
 
 export const ImportApplied = Type.Object({ summary: ImportSummary })
 export type ImportApplied = Static<typeof ImportApplied>

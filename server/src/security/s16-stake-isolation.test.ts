@@ -221,6 +221,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/notifications/{notification_id}/read': { params: ({ b }) => ({ notification_id: b.notification }) },
   'GET /api/imports/{import_id}': { params: ({ b }) => ({ import_id: b.importPreview }) },
   'POST /api/imports/{import_id}/apply': { params: ({ b }) => ({ import_id: b.importPreview }) },
+  'POST /api/imports/{import_id}/matches': { params: ({ b }) => ({ import_id: b.importPreview }) },
   'DELETE /api/notifications/push/devices/{subscription_id}': {
     params: ({ b }) => ({ subscription_id: b.pushDevice }),
   },

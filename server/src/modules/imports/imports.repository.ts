@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely'
 import type { ImportKind, Permission } from '@stake/contract'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
-import { acrossStakes, currentStakeId } from '../../db/stake-scope.ts'
+import { acrossStakes } from '../../db/stake-scope.ts'
 import { toPermissionSet } from '../users/permissions.repository.ts'
 import { emailKey } from '../users/users.repository.ts'
-import { emailKeyOf, type Snapshot } from './plan.ts'
+import type { Snapshot } from './plan.ts'
 
 /** The stake as an import sees it: every user, calling (with grants) and slot, in a few queries. */
 export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string>): Promise<Snapshot> {
@@ -55,30 +55,6 @@ export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string
   }
 }
 
-/**
- * The report's emails that a user of another stake has (emails are unique
- * across the deployment, docs/api-reference.md §14): those cannot be given to
- * a new person here. Read across stakes, before any transaction.
- */
-export async function emailsTakenElsewhere(db: Kysely<DB>, emails: (string | null)[]): Promise<Set<string>> {
-  const keys = [...new Set(emails.filter((e): e is string => !!e).map(emailKeyOf))]
-  const stakeId = currentStakeId()
-  const taken = new Set<string>()
-  for (let i = 0; i < keys.length; i += 500) {
-    const chunk = keys.slice(i, i + 500)
-    const rows = await acrossStakes(() =>
-      db
-        .selectFrom('users')
-        .select('email_key')
-        .where('email_key', 'in', chunk)
-        .where('stake_id', '!=', stakeId)
-        .execute(),
-    )
-    for (const r of rows) if (r.email_key) taken.add(r.email_key)
-  }
-  return taken
-}
-
 export interface NewImport {
   created_by: number
   kind: ImportKind
@@ -109,6 +85,11 @@ export function findOwnImport(db: Executor, id: number, userId: number, now: str
     .executeTakeFirst()
 }
 
+/** A preview worked out again (an answer to a possible match); only while it is a preview. */
+export async function updatePreview(db: Executor, id: number, rows: string, preview: string): Promise<void> {
+  await db.updateTable('imports').set({ rows, preview }).where('id', '=', id).where('status', '=', 'preview').execute()
+}
+
 /** Marks a preview applied: one conditional write, so of two applies one wins. */
 export async function markApplied(db: Executor, id: number, now: string): Promise<boolean> {
   const result = await db
@@ -136,9 +117,9 @@ export interface NewPerson {
 const CHUNK = 500
 
 /**
- * New people of an import: users without a password (they cannot sign in
- * until invited, docs/api-reference.md §16), roster entries when without an
- * email. Multi-row inserts; the rows come back in the order given (by id).
+ * New people of an import: roster entries without a password and not
+ * "must change password" — they cannot sign in until invited
+ * (docs/api-reference.md §16), and never when without an email. Multi-row inserts; the rows come back in the order given (by id).
  */
 export async function insertPeople(db: Executor, people: NewPerson[], language: string, now: string) {
   const rows: { id: number; email: string | null; fname: string; lname: string }[] = []
@@ -154,7 +135,8 @@ export async function insertPeople(db: Executor, people: NewPerson[], language: 
           phone: p.phone,
           password_hash: null,
           active: true,
-          force_password_reset: true,
+          // A roster entry until invited (docs/api-reference.md §16): no password to change.
+          force_password_reset: false,
           language,
           created_at: now,
           updated_at: now,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { ErrorBody, Id, ImportApplied, ImportPreview, ImportQuery } from '@stake/contract'
+import { ErrorBody, Id, ImportApplied, ImportMatchAnswer, ImportPreview, ImportQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { invalid } from '../../errors.ts'
@@ -64,8 +64,25 @@ export default async function importsRoutes(app: FastifyTypebox, ctx: AppContext
           'content_type',
         )
       }
-      const preview = await service.preview(requireActor(request), request.query, type as ReportType, request.body.data)
-      return reply.status(201).send(preview)
+      // A client that goes away stops the reading of its report (a PDF's worker is ended).
+      const gone = new AbortController()
+      // The response closing before it was written means the connection is gone.
+      const onClose = () => {
+        if (!reply.raw.writableFinished) gone.abort()
+      }
+      reply.raw.once('close', onClose)
+      try {
+        const preview = await service.preview(
+          requireActor(request),
+          request.query,
+          type as ReportType,
+          request.body.data,
+          gone.signal,
+        )
+        return reply.status(201).send(preview)
+      } finally {
+        reply.raw.off('close', onClose)
+      }
     },
   )
 
@@ -82,6 +99,23 @@ export default async function importsRoutes(app: FastifyTypebox, ctx: AppContext
       },
     },
     async (request) => service.get(requireActor(request), request.params.import_id),
+  )
+
+  app.post(
+    '/:import_id/matches',
+    {
+      config: { permission: 'users.manage' },
+      schema: {
+        operationId: 'answerImportMatch',
+        tags,
+        summary:
+          "Confirm or reject a preview's possible match (the report's person is that user, or a new person); answers the preview worked out again",
+        params: ImportParams,
+        body: ImportMatchAnswer,
+        response: { 200: ImportPreview, 409: ErrorBody },
+      },
+    },
+    async (request) => service.answerMatch(requireActor(request), request.params.import_id, request.body),
   )
 
   app.post(

@@ -1,9 +1,16 @@
-import type { ImportApplied, ImportKind, ImportPreview, ImportQuery, Permission } from '@stake/contract'
+import type {
+  ImportApplied,
+  ImportKind,
+  ImportMatchAnswer,
+  ImportPreview,
+  ImportQuery,
+  Permission,
+} from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { isUniqueViolation } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { conflict, forbidden, notFound } from '../../errors.ts'
+import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../plugins/auth.ts'
 import * as callingsRepo from '../callings/callings.repository.ts'
@@ -13,26 +20,16 @@ import { unavailableEmails } from '../limits/email-oracle.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
-import { readReport, type ReportRow } from './report.ts'
-import { readTable, type ReportType } from './tables.ts'
+import { assertUnderLimits, oneReadPerStake } from './imports.limits.ts'
+import { readReport } from './rows.ts'
+import { shownOf, type StoredPreview, type StoredRows } from './imports.stored.ts'
+import { readSegments, type ReportType } from './tables.ts'
 
 /** A preview lives 24 hours (docs/api-reference.md §15). */
 const PREVIEW_HOURS = 24
 
 const stale = () =>
   conflict('stale_import', 'The stake changed since this preview was made; import the report again to see the changes')
-
-interface StoredPreview {
-  ignored_columns: string[]
-  summary: ImportPreview['summary']
-  changes: ImportPreview['changes']
-  problems: ImportPreview['problems']
-}
-
-interface StoredRows {
-  rows: ReportRow[]
-  problems: ImportPreview['problems']
-}
 
 /** Importing LCR reports (docs/api-reference.md §15): read, preview, apply. */
 export class ImportsService {
@@ -45,14 +42,23 @@ export class ImportsService {
   }
 
   /** POST /imports: reads the report and stores its preview; nothing of the stake changes. */
-  async preview(actor: Actor, query: ImportQuery, type: ReportType, body: Buffer): Promise<ImportPreview> {
+  async preview(
+    actor: Actor,
+    query: ImportQuery,
+    type: ReportType,
+    body: Buffer,
+    signal?: AbortSignal,
+  ): Promise<ImportPreview> {
     this.assertMayImport(actor)
     const { db, clock } = this.ctx
     const wardId = query.ward_id ?? null
     if (wardId !== null && !(await db.selectFrom('wards').select('id').where('id', '=', wardId).executeTakeFirst())) {
       throw notFound('Ward')
     }
-    const report = readReport(await readTable(body, type), query.kind ?? 'auto')
+    await assertUnderLimits(db, actor.id, clock.now())
+    const report = await oneReadPerStake(async () =>
+      readReport(await readSegments(body, type, { signal }), query.kind ?? 'auto'),
+    )
     const releaseMissing = report.kind === 'callings' && query.release_missing === true
     const input = { kind: report.kind, wardId, releaseMissing, rows: report.rows }
     const taken = await unavailableEmails(
@@ -60,7 +66,17 @@ export class ImportsService {
       report.rows.map((r) => r.email),
     )
     const result = plan(input, await repo.loadSnapshot(db, taken), actor, report.problems)
-    const stored = this.toStored(report.ignored_columns, result)
+    const stored: StoredPreview = {
+      ...this.toStored(report.ignored_columns, result),
+      ignored_lines: report.ignored_lines,
+      vacant: report.vacant.map((v) => ({
+        row: v.row,
+        calling: v.calling,
+        organization: v.organization,
+        ward_id: wardId,
+      })),
+      rows_total: report.total,
+    }
     const now = clock.now()
     const createdAt = now.toISOString()
     const expiresAt = new Date(now.getTime() + PREVIEW_HOURS * 3600_000).toISOString()
@@ -69,7 +85,11 @@ export class ImportsService {
       kind: report.kind,
       ward_id: wardId,
       release_missing: releaseMissing,
-      rows: JSON.stringify({ rows: report.rows, problems: report.problems } satisfies StoredRows),
+      rows: JSON.stringify({
+        rows: report.rows,
+        problems: report.problems,
+        vacant: report.vacant,
+      } satisfies StoredRows),
       preview: JSON.stringify(stored),
       created_at: createdAt,
       expires_at: expiresAt,
@@ -82,7 +102,7 @@ export class ImportsService {
       status: 'preview',
       created_at: createdAt,
       expires_at: expiresAt,
-      ...stored,
+      ...shownOf(stored),
     }
   }
 
@@ -108,7 +128,7 @@ export class ImportsService {
       status: row.status,
       created_at: row.created_at,
       expires_at: row.expires_at,
-      ...(JSON.parse(row.preview) as StoredPreview),
+      ...shownOf(JSON.parse(row.preview) as StoredPreview),
     }
   }
 
@@ -131,6 +151,13 @@ export class ImportsService {
       wardId: found.ward_id ?? null,
       releaseMissing: Boolean(found.release_missing),
       rows: stored.rows,
+      decisions: stored.decisions ?? {},
+    }
+    if (shown.changes.some((c) => c.action === 'confirm')) {
+      throw conflict(
+        'confirm_pending',
+        'Some people of the report may be users of the stake already: confirm or reject each possible match first',
+      )
     }
     const taken = await unavailableEmails(
       this.ctx,
@@ -167,6 +194,40 @@ export class ImportsService {
       if (isUniqueViolation(error)) throw stale()
       throw error
     }
+  }
+
+  /**
+   * POST /imports/{id}/matches: the importer's answer to a possible match.
+   * Accepted, the report's person is that user; rejected, a new person. The
+   * preview is worked out again with every answer so far.
+   */
+  async answerMatch(actor: Actor, id: number, answer: ImportMatchAnswer): Promise<ImportPreview> {
+    this.assertMayImport(actor)
+    const { db } = this.ctx
+    const found = await repo.findOwnImport(db, id, actor.id, this.ctx.clock.iso())
+    if (!found) throw notFound('Import')
+    if (found.status === 'applied') throw conflict('already_applied', 'This import was applied already')
+    const stored = JSON.parse(found.rows) as StoredRows
+    const shown = JSON.parse(found.preview) as StoredPreview
+    if (!shown.changes.some((c) => c.row === answer.row && c.target === 'user' && c.candidate)) {
+      throw invalid(['body', 'row'], `Row ${answer.row} has no possible match to confirm or reject`)
+    }
+    const decisions = { ...stored.decisions, [answer.row]: answer.accept ? ('accept' as const) : ('reject' as const) }
+    const input = {
+      kind: found.kind as ImportKind,
+      wardId: found.ward_id ?? null,
+      releaseMissing: Boolean(found.release_missing),
+      rows: stored.rows,
+      decisions,
+    }
+    const taken = await unavailableEmails(
+      this.ctx,
+      stored.rows.map((r) => r.email),
+    )
+    const result = plan(input, await repo.loadSnapshot(db, taken), actor, stored.problems)
+    const next: StoredPreview = { ...shown, ...this.toStored(shown.ignored_columns, result) }
+    await repo.updatePreview(db, id, JSON.stringify({ ...stored, decisions }), JSON.stringify(next))
+    return this.get(actor, id)
   }
 
   /** Carries out a plan inside the caller's transaction: callings, people, releases, then fills. */

@@ -1,7 +1,8 @@
 import type { ImportChange, ImportKind, ImportProblem, ImportSummary, Permission } from '@stake/contract'
 import { maySeatSelf, seatRequirements, unseatable } from '../callings/callings.policy.ts'
 import { mayAdminister } from '../users/users.policy.ts'
-import type { ReportRow } from './report.ts'
+import { baseLastName } from './names.ts'
+import type { ReportRow } from './rows.ts'
 
 /**
  * What importing a report would change (docs/api-reference.md §15), worked
@@ -55,6 +56,8 @@ export interface PlanInput {
   wardId: number | null
   releaseMissing: boolean
   rows: ReportRow[]
+  /** The importer's answers to possible matches, by the person's first row. */
+  decisions?: Record<number, 'accept' | 'reject'>
 }
 
 /** A change as the apply needs it: the public change plus references to what the apply creates. */
@@ -117,7 +120,8 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
   const matchedUser = new Map<number, number>() // user id → person index
 
   for (const r of input.rows) {
-    const nameKey = nameKeyOf(r.fname, r.lname)
+    // Two people of one name in the report (told apart by age or birth date) are two persons.
+    const nameKey = nameKeyOf(r.fname, r.lname) + (r.twin ? `#${r.twin}` : '')
     let email = r.email
     if (email) {
       const claimed = claimedEmails.get(emailKeyOf(email))
@@ -132,6 +136,15 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     }
     const key = email ? `e:${emailKeyOf(email)}` : `n:${nameKey}`
     const seen = personByKey.get(key) ?? personByKey.get(`n:${nameKey}`)
+    if (seen !== undefined && input.kind === 'members' && !email && persons[seen]!.email === null) {
+      // A member list has one row per member: the same name again, with nothing to tell them apart.
+      skip(
+        r.row,
+        'same_name',
+        `${r.fname} ${r.lname} is listed twice with nothing to tell them apart (an email, age or birth date); this row is left out`,
+      )
+      continue
+    }
     if (seen !== undefined) {
       personOfRow.set(r.row, seen)
       const p = persons[seen]!
@@ -144,10 +157,28 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     const byEmailMatch = user !== undefined
     let ambiguous = false
     if (!user) {
-      const candidates = byName.get(nameKey) ?? []
-      if (candidates.length > 1) ambiguous = true
+      const candidates = byName.get(nameKeyOf(r.fname, r.lname)) ?? []
+      // A twin of the report and a user of that name: which of the two the user is cannot be told.
+      if (candidates.length > 1 || (r.twin !== null && candidates.length > 0)) ambiguous = true
       else user = candidates[0]
     }
+    // A possible match (a middle name added, a preferred first name): the importer decides; until then
+    // the person is planned as that user, so no seat of theirs is released on a guess.
+    let candidate: SnapshotUser | null = null
+    if (!user && !ambiguous) {
+      const near = possibleMatches(snapshot.users, r.fname, r.lname)
+      if (near.length === 1 && !matchedUser.has(near[0]!.id)) {
+        candidate = near[0]!
+        if (input.decisions?.[r.row] !== 'reject') user = candidate
+      }
+    }
+    const decision = candidate ? (input.decisions?.[r.row] ?? null) : null
+    const matchOf = candidate
+      ? {
+          candidate: { user_id: candidate.id, fname: candidate.fname, lname: candidate.lname },
+          ...(decision ? { match: decision === 'accept' ? ('accepted' as const) : ('rejected' as const) } : {}),
+        }
+      : {}
     if (user && matchedUser.has(user.id)) {
       // Two people of the report are one user (by email and by name): the first row's wins.
       const index = matchedUser.get(user.id)!
@@ -171,7 +202,9 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
       skip(
         r.row,
         'ambiguous_person',
-        `More than one user is named ${r.fname} ${r.lname}; add their email to the report or set it on one of them first`,
+        r.twin !== null
+          ? `This report lists two people named ${r.fname} ${r.lname} and the stake has one already: add their emails to the report to tell which is which`
+          : `More than one user is named ${r.fname} ${r.lname}; add their email to the report or set it on one of them first`,
       )
       continue
     }
@@ -202,6 +235,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
         lname: r.lname,
         email,
         phone: r.phone,
+        ...matchOf,
         person: index,
       })
       continue
@@ -243,11 +277,12 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     userChanges.push({
       row: r.row,
       target: 'user',
-      action: changed ? 'update' : 'unchanged',
+      action: candidate && !decision ? 'confirm' : changed ? 'update' : 'unchanged',
       user_id: user.id,
-      fname: persons[index]!.fname,
-      lname: persons[index]!.lname,
+      fname: candidate ? r.fname : persons[index]!.fname,
+      lname: candidate ? r.lname : persons[index]!.lname,
       ...(changed ? { changes } : {}),
+      ...matchOf,
       person: index,
     })
   }
@@ -271,7 +306,8 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
 }
 
 /** The report's problems that leave a row out (the others only leave a value out). */
-const isSkipping = (code: string) => ['missing_name', 'invalid_name', 'invalid_email', 'invalid_calling'].includes(code)
+const isSkipping = (code: string) =>
+  ['missing_name', 'invalid_name', 'invalid_email', 'invalid_calling', 'not_a_name'].includes(code)
 
 type Skip = (row: number | null, code: string, message: string) => void
 
@@ -482,4 +518,30 @@ function slotChange(
     organization: r.organization,
     sustained: r.sustained,
   }
+}
+
+const words = (s: string) => fold(s).split(' ').filter(Boolean)
+
+/**
+ * Users the report's name may be without being the same name: the same last
+ * name (a suffix aside), and first names where one extends the other — a
+ * middle name added ("Raelyn" / "Raelyn Kay") or a preferred short form
+ * ("Sam" / "Samuel B").
+ */
+export function possibleMatches(users: SnapshotUser[], fname: string, lname: string): SnapshotUser[] {
+  const last = fold(baseLastName(lname))
+  const mine = words(fname)
+  return users.filter((u) => {
+    if (fold(baseLastName(u.lname)) !== last || u.fname === fname) return false
+    const theirs = words(u.fname)
+    if (nameKeyOf(u.fname, '') === nameKeyOf(fname, '') || mine.length === 0 || theirs.length === 0) return false
+    const n = Math.min(mine.length, theirs.length)
+    for (let i = 0; i < n; i++) {
+      const [a, b] = [mine[i]!, theirs[i]!]
+      if (a === b) continue
+      // Only the first name may be a short form, and only of three letters or more.
+      if (i > 0 || Math.min(a.length, b.length) < 3 || !(a.startsWith(b) || b.startsWith(a))) return false
+    }
+    return true
+  })
 }

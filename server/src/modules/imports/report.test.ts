@@ -10,7 +10,8 @@ import {
   MEMBERS_WITH_CALLINGS_HEADER,
   tsv,
 } from '../../test/imports.fixtures.ts'
-import { parseDate, readReport, splitName } from './report.ts'
+import { parseDate, splitName } from './names.ts'
+import { readReport } from './rows.ts'
 import { readDelimited, readTable } from './tables.ts'
 
 /** Reading LCR reports (docs/api-reference.md §15): pure, no database. */
@@ -52,6 +53,9 @@ describe('LCR reports: reading the table', () => {
       calling: null,
       organization: null,
       sustained: null,
+      set_apart: null,
+      unit: null,
+      twin: null,
     })
     assert.equal(report.rows[1]!.email, null)
     // Nothing of the ignored columns is kept.
@@ -144,7 +148,7 @@ describe('LCR reports: reading the table', () => {
     const pdf = await lcrPdf('Members with Callings', MEMBERS_WITH_CALLINGS_HEADER, rows, { rowsPerPage: 30 })
     const report = readReport(await readTable(pdf, 'application/pdf'), 'auto')
     assert.equal(report.kind, 'callings')
-    assert.deepEqual(report.ignored_columns, ['Gender', 'Age', 'Birth Date', 'Set Apart'])
+    assert.deepEqual(report.ignored_columns, ['Gender', 'Age', 'Birth Date'])
     assert.equal(report.rows.length, 95)
     assert.deepEqual(report.problems, [])
     assert.deepEqual(report.rows[94], {
@@ -156,6 +160,9 @@ describe('LCR reports: reading the table', () => {
       calling: 'Music Leader',
       organization: 'Primary',
       sustained: '2024-09-03',
+      set_apart: 'yes',
+      unit: null,
+      twin: null,
     })
   })
 

@@ -1,12 +1,16 @@
 import { parse } from 'csv-parse/sync'
 import { invalid } from '../../errors.ts'
-import { readPdfTable } from './pdf.ts'
+import { readPdfSegments } from './pdf.ts'
+import { MAX_ROWS } from './limits.ts'
+import { EXPECTED_COLUMNS, isHeaderRow } from './report.ts'
+import { clean, segmentRecords, type Segments } from './segments.ts'
 
 /**
- * A report's body as a table of text cells (docs/api-reference.md §15): CSV,
- * tab-separated (a table pasted from a browser or a spreadsheet), or an LCR
- * report printed to PDF. A UTF-8 BOM and CRLF/LF line ends are fine. A body
- * that cannot be read is a 422 on `body`, never a 500.
+ * A report's body as tables and page text (docs/api-reference.md §15): CSV,
+ * tab-separated text (a page or a table pasted from a browser or a
+ * spreadsheet, a .tsv or .txt file), or an LCR report printed to PDF. A UTF-8
+ * BOM and CRLF/LF line ends are fine. A body that cannot be read is a 422 on
+ * `body`, never a 500.
  */
 export type Table = string[][]
 
@@ -15,34 +19,89 @@ export type ReportType = (typeof REPORT_TYPES)[number]
 
 const unreadable = (msg: string) => invalid(['body'], msg, 'value_error')
 
-/** The cells of delimited text; `delimiter` null: tabs when the first line has one, else commas. */
-export function readDelimited(text: string, delimiter: ',' | '\t' | null): Table {
-  const body = text.replace(/^\uFEFF/, '')
-  const firstLine = body.slice(0, body.search(/\r?\n|$/))
-  const sep = delimiter ?? (firstLine.includes('\t') ? '\t' : ',')
+const splitLine = (line: string, sep: ',' | '\t'): string[] => {
+  if (sep === '\t') return line.split('\t')
   try {
-    return parse(body, {
+    return (parse(line, { delimiter: ',', relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? []
+  } catch {
+    return line.split(',')
+  }
+}
+
+/**
+ * The separator, taken from the header row wherever it is (a pasted page
+ * starts with the site's menu and title): tabs first, then commas. `null`
+ * when no line is a header row.
+ */
+export function findSeparator(text: string, only: ',' | '\t' | null): ',' | '\t' | null {
+  const seps = only ? [only] : (['\t', ','] as const)
+  for (const line of text.split(/\r?\n/)) {
+    for (const sep of seps) {
+      if (line.includes(sep) && isHeaderRow(splitLine(line, sep).map(clean))) return sep
+    }
+  }
+  return null
+}
+
+/** The records of delimited text with their line numbers (1 = the first line). */
+export function readRecords(text: string, delimiter: ',' | '\t' | null): { line: number; cells: string[] }[] {
+  const body = text.replace(/^\uFEFF/, '')
+  const sep = findSeparator(body, delimiter) ?? delimiter ?? (body.includes('\t') ? '\t' : ',')
+  try {
+    const records = parse(body, {
       delimiter: sep,
       bom: true,
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
-    }) as Table
+      info: true,
+      max_record_size: 100_000,
+    }) as unknown as { record: string[]; info: { lines: number } }[]
+    if (records.length > MAX_ROWS + 1000) {
+      throw invalid(['body'], `The report has more than ${MAX_ROWS} rows; import it in parts`, 'too_many_rows')
+    }
+    return records.map((r) => ({ line: r.info.lines, cells: r.record }))
   } catch (error) {
+    if (
+      !(error instanceof Error) ||
+      !('code' in error) ||
+      typeof error.code !== 'string' ||
+      !error.code.startsWith('CSV_')
+    )
+      throw error
     throw unreadable(
       `The report could not be read as ${sep === '\t' ? 'tab-separated' : 'comma-separated'} text: ${
-        error instanceof Error ? error.message.split('\n', 1)[0] : 'malformed'
+        error.message.split('\n', 1)[0]
       }`,
     )
   }
 }
 
-/** Any body of the four report types as a table. */
-export async function readTable(body: Buffer, type: ReportType): Promise<Table> {
+/** The cells of delimited text, every record (tests and callers that want the bare table). */
+export function readDelimited(text: string, delimiter: ',' | '\t' | null): Table {
+  return readRecords(text, delimiter).map((r) => r.cells)
+}
+
+export interface ReadOptions {
+  /** Aborted when the client goes away: a PDF's reading stops. */
+  signal?: AbortSignal
+}
+
+/** Any body of the four report types as tables and page text. */
+export async function readSegments(body: Buffer, type: ReportType, options: ReadOptions = {}): Promise<Segments> {
   if (body.length === 0) throw unreadable('The report is empty')
-  if (type === 'application/pdf') return readPdfTable(body)
-  const text = new TextDecoder('utf-8').decode(body)
-  if (type === 'text/csv') return readDelimited(text, ',')
-  if (type === 'text/tab-separated-values') return readDelimited(text, '\t')
-  return readDelimited(text, null)
+  const segments =
+    type === 'application/pdf'
+      ? await readPdfSegments(body, options.signal)
+      : segmentRecords(readRecords(new TextDecoder('utf-8').decode(body), type === 'text/csv' ? ',' : null))
+  if (segments.tables.length === 0) {
+    throw invalid(['body'], `The report's columns were not recognised. ${EXPECTED_COLUMNS}`)
+  }
+  return segments
+}
+
+/** Kept for the reader's tests: the table of a body, header and rows (the first table's header). */
+export async function readTable(body: Buffer, type: ReportType): Promise<Table> {
+  const segments = await readSegments(body, type)
+  return [segments.tables[0]!.header, ...segments.tables.flatMap((t) => t.rows.map((r) => r.cells))]
 }

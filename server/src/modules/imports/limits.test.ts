@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { PDFDocument, PDFName } from 'pdf-lib'
+import { useTestApp } from '../../test/harness.ts'
+import { ALL_PERMISSIONS, signedIn, unique } from '../../test/factories.ts'
+import { expectError } from '../../test/callings.fixtures.ts'
+import { csv, MEMBER_LIST_HEADER, postReport } from '../../test/imports.fixtures.ts'
+
+/**
+ * The bounds of importing (docs/api-reference.md §15): over a limit a clear
+ * 413, 422 or 429 naming it, and nothing stored.
+ */
+describe('imports are bounded', () => {
+  const t = useTestApp()
+  const stored = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('imports')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+  const tiny = (last: string) => csv([MEMBER_LIST_HEADER, [`${last}, Ada`, 'F', '40', '1 Jan 1986', '', '']])
+
+  it('a hostile PDF (one compressed stream drawn on many pages) ends with a clear 422 within the time limit; others are answered meanwhile', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const doc = await PDFDocument.create()
+    // About 10 MB of drawing operators, compressed once, on every page.
+    const stream = doc.context.flateStream(Buffer.from('0 0 m 1 1 l S\n'.repeat(750_000)))
+    const ref = doc.context.register(stream)
+    for (let i = 0; i < 40; i++) doc.addPage([612, 792]).node.set(PDFName.of('Contents'), ref)
+    const pdf = Buffer.from(await doc.save())
+    assert.ok(pdf.length < 200_000, `${pdf.length} bytes`)
+    const before = await stored()
+    const started = Date.now()
+    const reading = postReport(t, a.token, pdf, 'application/pdf')
+    // Meanwhile the server answers: the reading is on a worker thread.
+    await new Promise((r) => setTimeout(r, 1500))
+    const ping = Date.now()
+    assert.equal((await a.as('GET', '/api/wards/')).statusCode, 200)
+    assert.ok(Date.now() - ping < 1000, `a request meanwhile took ${Date.now() - ping} ms`)
+    const res = await reading
+    const took = Date.now() - started
+    assert.equal(res.statusCode, 422, res.body)
+    assert.match(res.json().detail[0].msg, /10 seconds/)
+    assert.ok(took < 13_000, `${took} ms`)
+    assert.equal(await stored(), before)
+  })
+
+  it('more than 200 pages → 413 naming the limit; more than 10,000 rows → 422 naming it; nothing stored', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const doc = await PDFDocument.create()
+    for (let i = 0; i < 201; i++) doc.addPage([100, 100])
+    const before = await stored()
+    const pages = await postReport(t, a.token, Buffer.from(await doc.save()), 'application/pdf')
+    expectError(pages, 413, 'report_too_large')
+    assert.match(pages.json().message ?? pages.body, /200 pages/)
+    const rows = Array.from({ length: 10_001 }, (_, i) => [`Row${i}, Ada`, '555-0100'])
+    const many = await postReport(t, a.token, csv([['Name', 'Phone'], ...rows]), 'text/csv')
+    assert.equal(many.statusCode, 422, many.body)
+    assert.match(many.body, /10000 rows/)
+    assert.equal(await stored(), before)
+  })
+
+  it('one report read at a time per stake: a second meanwhile → 429', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const doc = await PDFDocument.create()
+    doc.addPage([612, 792]).drawText('Name    Phone', { x: 40, y: 700, size: 9 })
+    const slow = postReport(t, a.token, Buffer.from(await doc.save()), 'application/pdf')
+    await new Promise((r) => setTimeout(r, 300))
+    const second = await postReport(t, a.token, tiny(unique('Busy')), 'text/csv')
+    expectError(second, 429, 'import_limit')
+    assert.match(second.body, /one import is read at a time/)
+    await slow
+    assert.equal((await postReport(t, a.token, tiny(unique('Later')), 'text/csv')).statusCode, 201)
+  })
+
+  it('at most 20 open previews per stake and 30 imports an hour per user → 429 naming the limit, nothing stored', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const last = unique('Capped')
+    const open = Number(
+      (
+        await t.database.db
+          .selectFrom('imports')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'preview')
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+    const ids: number[] = []
+    for (let i = open; i < 20; i++) {
+      const res = await postReport(t, a.token, tiny(unique(last)), 'text/csv')
+      assert.equal(res.statusCode, 201, res.body)
+      ids.push(res.json().id)
+    }
+    const before = await stored()
+    const full = await postReport(t, a.token, tiny(last), 'text/csv')
+    expectError(full, 429, 'import_limit')
+    assert.match(full.body, /20 open previews/)
+    assert.equal(await stored(), before)
+    // Applied previews are no longer open; the user's hourly count still grows.
+    for (const id of ids) assert.equal((await a.as('POST', `/api/imports/${id}/apply`)).statusCode, 200)
+    for (let i = ids.length; i < 30; i++) {
+      assert.equal((await postReport(t, a.token, tiny(unique(last)), 'text/csv')).statusCode, 201)
+    }
+    const hourly = await postReport(t, a.token, tiny(last), 'text/csv')
+    expectError(hourly, 429, 'import_limit')
+    assert.match(hourly.body, /30 reports in the last hour/)
+    t.clock.advance(3601)
+    // An hour later this user may preview again (the stake's open previews permitting).
+    const later = await postReport(t, a.token, tiny(last), 'text/csv')
+    assert.notEqual(later.json().message ?? '', hourly.json().message)
+  })
+})
