@@ -20,6 +20,8 @@ export interface PushPayload {
    * and the page casts that vote with its undo (issue 30, one tap).
    */
   actions?: { action: 'approve' | 'reject'; title: string }[]
+  /** The recipient's unread notifications once this one is written: the app icon's badge. */
+  unread?: number
 }
 
 export const toDevice = (row: SubscriptionRow): PushDevice => ({
@@ -74,6 +76,19 @@ export async function deleteDevice(db: Executor, userId: number, id: number): Pr
 export async function forgetDevice(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('push_outbox').where('subscription_id', '=', id).execute()
   await db.deleteFrom('push_subscriptions').where('id', '=', id).execute()
+}
+
+/** Each user's unread notifications (one grouped query), for the badge a push sets. */
+export async function unreadCounts(db: Executor, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('notifications')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
+    .where('user_id', 'in', userIds)
+    .where('read_at', 'is', null)
+    .groupBy('user_id')
+    .execute()
+  return new Map(rows.map((r) => [r.user_id, Number(r.n)]))
 }
 
 /** Queues one push per device of each recipient (in the caller's transaction). */
