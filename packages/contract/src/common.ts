@@ -82,6 +82,10 @@ export const ERROR_CODES = [
   'inactive',
   /** docs/api-reference.md §16: a passkey registration that did not verify. */
   'invalid_passkey',
+  /** docs/api-reference.md §7: advancing past an interview scheduled and not held (without ?waive=true). */
+  'interview_not_held',
+  /** docs/api-reference.md §7: the interviewer already has an interview or appointment at that time. */
+  'interviewer_busy',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 
