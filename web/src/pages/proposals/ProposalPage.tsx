@@ -81,7 +81,8 @@ export default function ProposalPage() {
   const stewardships = useStewardships()
   const move = useMoveProposal({
     onSuccess: () => notify(t('stageChanged'), 'success'),
-    onError: (err) => notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : err.message, 'error'),
+    onError: (err) =>
+      notify(err instanceof ApiError && err.code === 'stale_stage' ? t('movedByOther') : err.message, 'error'),
   })
 
   if (proposal.isLoading) return <Loading label={t('loading')} />

@@ -83,12 +83,9 @@ export function InterviewHeldDialog({ proposal: p, open, onOpenChange, manager }
   }
   const held = useCompleteInterview(p.id, done)
   const waive = useWaiveInterview(p.id, done)
-  /** Noon local time of the day chosen (now, when that is still ahead): never "tomorrow" for the server. */
-  const heldAt = (): string | undefined => {
-    if (!date) return undefined
-    const noon = new Date(`${date}T12:00:00`)
-    return (noon.getTime() > Date.now() ? new Date() : noon).toISOString()
-  }
+  /** Today: now (never before the submission, never ahead); an earlier day: its noon, local time. */
+  const heldAt = (): string | undefined =>
+    !date || date >= today() ? undefined : new Date(`${date}T12:00:00`).toISOString()
   return (
     <Dialog
       open={open}
