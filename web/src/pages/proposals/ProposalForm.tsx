@@ -128,11 +128,9 @@ export function ProposalForm({
       if (!r.calling.trim()) errs[`releases.${i}.calling`] = t('form.errors.releaseCalling', { n: i + 1 })
     })
     setErrors(errs)
-    setGeneral(
-      Object.keys(errs).length > 0
-        ? t('form.errors.missing', { fields: [...new Set(Object.values(errs))].join(' ') })
-        : null,
-    )
+    // One line at the top says how many fields are missing; each says what, beside it.
+    const missing = Object.keys(errs).length
+    setGeneral(missing > 0 ? t('form.errors.missing', { count: missing }) : null)
     if (Object.keys(errs).length > 0) return
     setBusy(true)
     try {
