@@ -218,8 +218,8 @@ for (const size of SIZES) {
           'Enviada en Aprobación de la presidencia de estaca',
         )
         await expectNoEnglish(page, ['common', 'proposal'], [...f.data, 'Buen candidato', 'Secretario del barrio'])
-        await page.getByRole('button', { name: 'Rechazar', exact: true }).click()
-        await expect(page.getByRole('dialog', { name: 'Rechazar esta propuesta' })).toBeVisible()
+        await page.getByRole('button', { name: 'Descartar propuesta', exact: true }).click()
+        await expect(page.getByRole('dialog', { name: 'Descartar esta propuesta' })).toBeVisible()
         await expectNoEnglish(page, ['common', 'proposal'], [...f.data, 'Buen candidato', 'Secretario del barrio'])
         await page.getByRole('dialog').getByRole('button', { name: 'Cancelar' }).click()
 

@@ -54,13 +54,9 @@ test('a stake calling: proposal → presented in every ward → recorded and sea
   await expect(page.getByTestId('release-1')).toBeVisible()
   await page.getByRole('button', { name: 'Remove release 2' }).click()
   await expect(page.getByTestId('release-1')).toHaveCount(0)
-  const row = page.getByTestId('release-0')
-  await row.getByLabel('First name').fill(released.fname)
-  await row.getByLabel('Last name').fill(released.lname)
-  await row.getByLabel('Released from').fill(calling.name)
-  await page.locator('#release-0-calling-id').selectOption({ label: calling.name })
-  await row.getByRole('combobox', { name: 'Person on the roster (optional)' }).fill(released.lname)
-  await page.getByRole('option', { name: new RegExp(released.lname) }).click()
+  // The release is one pick among the seats on the roster: the person and the calling.
+  await page.locator('#release-0-seat').selectOption({ label: `${released.fname} ${released.lname} — ${calling.name}` })
+  await expect(page.getByTestId('release-0').getByLabel('Released from')).toHaveCount(0)
   await page.getByRole('button', { name: 'Submit proposal' }).click()
   await expect(page).toHaveURL(/\/proposals\/\d+$/)
   const id = Number(page.url().split('/').pop())
@@ -75,6 +71,7 @@ test('a stake calling: proposal → presented in every ward → recorded and sea
       calling: calling.name,
       calling_id: calling.id,
       user_id: released.id,
+      since: expect.any(String),
     },
   ])
 

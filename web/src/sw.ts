@@ -65,6 +65,8 @@ interface PushPayload {
   tag?: string
   /** A vote owed: Approve and Reject, in the recipient's language. */
   actions?: { action?: unknown; title?: unknown }[]
+  /** The recipient's unread count: the app icon's badge (where the platform has one). */
+  unread?: unknown
 }
 
 /**
@@ -93,7 +95,14 @@ self.addEventListener('push', (event) => {
     data: { url },
     ...(actions.length > 0 && proposalOfUrl(url) !== null ? { actions } : {}),
   }
-  event.waitUntil(self.registration.showNotification(data.title || 'Stake Administration', options))
+  const badge = typeof data.unread === 'number' && data.unread >= 0 ? data.unread : null
+  const nav = self.navigator as Navigator & { setAppBadge?: (n?: number) => Promise<void> }
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(data.title || 'Stake Administration', options),
+      badge !== null && nav.setAppBadge ? nav.setAppBadge(badge).catch(() => undefined) : undefined,
+    ]),
+  )
 })
 
 self.addEventListener('notificationclick', (event) => {

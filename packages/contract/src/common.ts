@@ -94,6 +94,10 @@ export const ERROR_CODES = [
   'uri_too_long',
   /** 400: a path that does not decode (bad percent-encoding). */
   'bad_url',
+  /** docs/api-reference.md §7: advancing past an interview scheduled and not held (without ?waive=true). */
+  'interview_not_held',
+  /** docs/api-reference.md §7: the interviewer already has an interview or appointment at that time. */
+  'interviewer_busy',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]
 

@@ -51,6 +51,8 @@ export const Release = Type.Object({
   /** With `user_id`: recording the proposal releases that user's slot in this calling. */
   calling_id: Type.Optional(Nullable(Id)),
   user_id: Type.Optional(Nullable(Id)),
+  /** Answers only: since when the person holds the seat (from the roster, for a linked release); ignored on input. */
+  since: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
 })
 export type Release = Static<typeof Release>
 
@@ -142,8 +144,20 @@ export const CommentParams = Type.Object({ proposal_id: Id, comment_id: Id })
 export const MoveQuery = Type.Object({
   /** The stage the caller saw; a different current stage → 409 stale_stage. */
   from_stage: StageName,
+  /**
+   * Advancing off `interview` with an interview scheduled and not held: true
+   * says it was not needed (recorded in the history); without it → 409
+   * interview_not_held.
+   */
+  waive: Type.Optional(Type.Boolean()),
 })
 export type MoveQuery = Static<typeof MoveQuery>
+
+/** POST /set-apart, /ordain, /record: the day it happened (YYYY-MM-DD), default today in the stake's zone. */
+export const StepQuery = Type.Object({
+  date: Type.Optional(DateOnly),
+})
+export type StepQuery = Static<typeof StepQuery>
 
 export const DeclineBody = Type.Object({ reason: Text(2000) })
 export type DeclineBody = Static<typeof DeclineBody>
@@ -203,6 +217,8 @@ export const HistoryEntry = Type.Object({
   by_user: PersonRef,
   at: Timestamp,
   note: Nullable(Type.String()),
+  /** Set apart, ordained, recorded: the day it happened (YYYY-MM-DD), as recorded; else null. */
+  on_date: Nullable(Type.String()),
 })
 export type HistoryEntry = Static<typeof HistoryEntry>
 

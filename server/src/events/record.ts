@@ -1,13 +1,14 @@
 import type { Executor } from '../db/types.ts'
 import { auditTrail } from '../modules/audit/audit.facts.ts'
 import { notifications } from '../modules/notifications/notify.ts'
+import { settleOwedWork } from '../modules/notifications/settle.ts'
 import { webhookDeliveries } from '../modules/webhooks/webhooks.repository.ts'
 import type { DomainEvent, EventDeps, Subscriber } from './types.ts'
 
 export { audited } from './types.ts'
 
 /** Every event goes to each of these, in this order, in the change's own transaction. */
-const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, notifications, webhookDeliveries]
+const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, settleOwedWork, notifications, webhookDeliveries]
 
 /**
  * Records what a change did, once, inside its transaction: the audit entry,

@@ -232,6 +232,36 @@ export function useCompleteInterview(id: number, callbacks: MutationCallbacks<un
   })
 }
 
+/** The named steps that take the day they happened (docs/api-reference.md §7). */
+export type DatedStep = 'set_apart' | 'ordain' | 'record'
+const STEP_PATH: Record<DatedStep, string> = { set_apart: '/set-apart', ordain: '/ordain', record: '/record' }
+
+export interface StepVars {
+  step: DatedStep
+  /** YYYY-MM-DD; the server takes today when omitted. */
+  date?: string
+}
+
+/** Set apart, ordain or record, with the day it happened. */
+export function useDatedStep(id: number, callbacks: MutationCallbacks<Proposal, StepVars> = {}) {
+  return useChange({
+    mutationFn: ({ step, date }: StepVars) =>
+      api<Proposal>(path(id, STEP_PATH[step]), { method: 'POST', query: date ? { date } : {} }),
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
+/** Moves on from `interview` without the scheduled interview: the history says it was not needed. */
+export function useWaiveInterview(id: number, callbacks: MutationCallbacks<Proposal, void> = {}) {
+  return useChange({
+    mutationFn: () =>
+      api<Proposal>(path(id, '/advance'), { method: 'POST', query: { from_stage: 'interview', waive: true } }),
+    ...callbacks,
+    invalidates: proposalChanged,
+  })
+}
+
 export interface CommentVars {
   commentId?: number
   commenterId: number

@@ -1,3 +1,4 @@
+import { useEffect } from 'react'
 import { NavLink } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useUnreadCount } from '../api/notifications'
@@ -9,6 +10,16 @@ export function NotificationBell() {
   const { t } = useTranslation('notifications')
   const unread = useUnreadCount().data ?? 0
   const shown = unread > 99 ? '99+' : String(unread)
+  // The installed app's icon shows the same count; it drops as soon as the inbox does
+  // (work that is done is marked read on the server, docs/api-reference.md §11).
+  useEffect(() => {
+    const nav = navigator as Navigator & {
+      setAppBadge?: (n?: number) => Promise<void>
+      clearAppBadge?: () => Promise<void>
+    }
+    if (!nav.setAppBadge || !nav.clearAppBadge) return
+    void (unread > 0 ? nav.setAppBadge(unread) : nav.clearAppBadge()).catch(() => undefined)
+  }, [unread])
   return (
     <NavLink
       to={ROUTES.inbox}

@@ -13,7 +13,7 @@ import { insertNotifications } from '../notifications/notifications.repository.t
 import { insertOutbox } from '../notifications/outbox.repository.ts'
 import { upsertInterview } from '../proposals/interview.repository.ts'
 import { canSee } from '../proposals/proposals.policy.ts'
-import { findProposal, rolesOf } from '../proposals/proposals.repository.ts'
+import { findProposal, rolesOf, touchProposal } from '../proposals/proposals.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { effectivePermissionsOf } from '../users/permissions.repository.ts'
 import * as repo from './appointments.repository.ts'
@@ -274,7 +274,10 @@ export class AppointmentsService {
     await withTransaction(this.ctx.db, async (trx) => {
       const now = this.ctx.clock.iso()
       await repo.deleteBooking(trx, booking.id)
-      if (offer.proposal_id !== null) await repo.clearInterviewTime(trx, offer.proposal_id, booking.starts_at, now)
+      if (offer.proposal_id !== null) {
+        await repo.clearInterviewTime(trx, offer.proposal_id, booking.starts_at, now)
+        await touchProposal(trx, offer.proposal_id, now)
+      }
       await this.tell(trx, offer, booking.interviewer_id, 'cancelled', booking.starts_at, timezone, true)
       await record(
         trx,
@@ -293,6 +296,7 @@ export class AppointmentsService {
     const proposal = await findProposal(trx, proposalId)
     if (proposal?.stage !== 'interview') return
     await upsertInterview(trx, { proposal_id: proposalId, interviewer_id: interviewerId, scheduled_for: at }, now)
+    await touchProposal(trx, proposalId, now)
   }
 
   /**

@@ -8,7 +8,7 @@ import { insertNotifications } from './notifications.repository.ts'
 import { insertOutbox } from './outbox.repository.ts'
 import { loadCandidates, missingVoters, participants, type Candidate } from './recipients.ts'
 import { notificationText, translator } from './texts.ts'
-import { queuePushes } from '../push/push.repository.ts'
+import { queuePushes, unreadCounts } from '../push/push.repository.ts'
 
 type Wanted = Map<number, NotificationKind>
 
@@ -97,6 +97,10 @@ class Writer {
       })),
     )
     // Each device of each recipient gets the inbox text as a push: the same recipients, so S9 as the inbox.
+    const unread = await unreadCounts(
+      trx,
+      recipients.map((c) => c.id),
+    )
     await queuePushes(
       trx,
       recipients.map((c) => {
@@ -110,6 +114,7 @@ class Writer {
             body: texts.get(c.id)!,
             url: `/proposals/${proposal.id}`,
             tag: `proposal-${proposal.id}`,
+            unread: unread.get(c.id) ?? 0,
             ...(owesVote && {
               actions: [
                 { action: 'approve' as const, title: t('push.approve') },

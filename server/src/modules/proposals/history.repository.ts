@@ -8,13 +8,14 @@ export interface HistoryRecord {
   by_user_id: number
   at: string
   note?: string | null
+  on_date?: string | null
 }
 
 /** Every stage change writes one of these, in the transaction of the change (docs/api-reference.md §7). */
 export async function insertHistory(db: Executor, record: HistoryRecord): Promise<void> {
   await db
     .insertInto('proposal_history')
-    .values({ ...record, note: record.note ?? null })
+    .values({ ...record, note: record.note ?? null, on_date: record.on_date ?? null })
     .execute()
 }
 
@@ -30,6 +31,7 @@ export async function listHistory(db: Executor, proposalId: number): Promise<His
       'h.by_user_id',
       'h.at',
       'h.note',
+      'h.on_date',
       'u.fname',
       'u.lname',
     ])
@@ -45,5 +47,6 @@ export async function listHistory(db: Executor, proposalId: number): Promise<His
     by_user: { id: r.by_user_id, fname: r.fname, lname: r.lname },
     at: r.at,
     note: r.note,
+    on_date: r.on_date,
   }))
 }

@@ -59,3 +59,43 @@ export async function reopenInterview(db: Executor, proposalId: number, now: str
     .where('proposal_id', '=', proposalId)
     .execute()
 }
+
+/** How long a proposal's interview lasts when nothing else says: the booking page's default. */
+export const INTERVIEW_MINUTES = 30
+
+/**
+ * Whether the interviewer already has something at [start, end): a booked
+ * appointment (other than this proposal's own booking) or another open
+ * proposal's interview starting within a length of it.
+ */
+export async function interviewerBusy(
+  db: Executor,
+  interviewerId: number,
+  proposalId: number,
+  start: string,
+  end: string,
+): Promise<boolean> {
+  const booked = await db
+    .selectFrom('appointments as a')
+    .innerJoin('appointment_offers as o', 'o.id', 'a.offer_id')
+    .select('a.id')
+    .where('a.interviewer_id', '=', interviewerId)
+    .where('a.starts_at', '<', end)
+    .where('a.ends_at', '>', start)
+    .where((eb) => eb.or([eb('o.proposal_id', 'is', null), eb('o.proposal_id', '<>', proposalId)]))
+    .executeTakeFirst()
+  if (booked) return true
+  const earliest = new Date(Date.parse(start) - INTERVIEW_MINUTES * 60_000).toISOString()
+  const other = await db
+    .selectFrom('proposal_interviews as i')
+    .innerJoin('proposals as p', 'p.id', 'i.proposal_id')
+    .select('i.id')
+    .where('i.interviewer_id', '=', interviewerId)
+    .where('i.proposal_id', '<>', proposalId)
+    .where('i.interview_date', 'is', null)
+    .where('p.stage', '=', 'interview')
+    .where('i.scheduled_for', '>', earliest)
+    .where('i.scheduled_for', '<', end)
+    .executeTakeFirst()
+  return other !== undefined
+}

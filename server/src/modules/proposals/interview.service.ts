@@ -6,7 +6,7 @@ import { staleStage, wrongStage } from './lifecycle.service.ts'
 import * as repo from './interview.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import { canCompleteInterview, canSee, kindOf, neighbourStage } from './proposals.policy.ts'
-import { lockProposal, rolesOf, userExists } from './proposals.repository.ts'
+import { lockProposal, rolesOf, touchProposal, userExists } from './proposals.repository.ts'
 import { transition } from './transition.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { record } from '../../events/record.ts'
@@ -63,7 +63,14 @@ export class InterviewService {
       }
       if (!canSee(interviewerView, proposal))
         throw invalid(['query', 'interviewer_id'], 'The interviewer cannot see this proposal', 'not_visible')
+      // No two at once: the interviewer's booked appointments and other interviews (docs/decisions.md).
+      if (plannedFor) {
+        const end = new Date(Date.parse(plannedFor) + repo.INTERVIEW_MINUTES * 60_000).toISOString()
+        if (await repo.interviewerBusy(trx, interviewerId, id, plannedFor, end))
+          throw conflict('interviewer_busy', 'The interviewer already has an interview or appointment at that time')
+      }
       const now = this.ctx.clock.iso()
+      await touchProposal(trx, id, now)
       const row = await repo.upsertInterview(
         trx,
         { proposal_id: id, interviewer_id: interviewerId, scheduled_for: plannedFor },

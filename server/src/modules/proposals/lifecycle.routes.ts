@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import { DeclineBody, ErrorBody, HistoryEntry, MoveQuery, Proposal, ProposalParams } from '@stake/contract'
+import { DeclineBody, ErrorBody, HistoryEntry, MoveQuery, Proposal, ProposalParams, StepQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
@@ -26,7 +26,13 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
         },
       },
       async (request) =>
-        service.move(requireActor(request), request.params.proposal_id, direction, request.query.from_stage),
+        service.move(
+          requireActor(request),
+          request.params.proposal_id,
+          direction,
+          request.query.from_stage,
+          request.query.waive === true,
+        ),
     )
   }
 
@@ -61,9 +67,22 @@ export default async function lifecycleRoutes(app: FastifyTypebox, ctx: AppConte
       `/proposals/:proposal_id/${path}`,
       {
         config: { permission: 'proposals.manage' },
-        schema: { operationId, tags, summary, params: ProposalParams, response: { 200: Proposal, 409: ErrorBody } },
+        schema: {
+          operationId,
+          tags,
+          summary,
+          params: ProposalParams,
+          ...(step === 'sustain' ? {} : { querystring: StepQuery }),
+          response: { 200: Proposal, 409: ErrorBody },
+        },
       },
-      async (request) => service.step(requireActor(request), request.params.proposal_id, step),
+      async (request) =>
+        service.step(
+          requireActor(request),
+          request.params.proposal_id,
+          step,
+          (request.query as { date?: string } | undefined)?.date,
+        ),
     )
   }
 

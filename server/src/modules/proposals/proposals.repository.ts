@@ -226,6 +226,44 @@ const fromJson = (value: unknown): unknown => (typeof value === 'string' ? JSON.
 /** The stored releases column (JSON text). */
 export const parseReleases = (value: string): Release[] => (fromJson(value) as Release[] | null) ?? []
 
+/**
+ * The releases (JSON text) with `since` filled from the roster: when the
+ * released person took the seat (calling_slots.filled_at), for a release
+ * linked to a calling and a user who holds it; absent otherwise. The client's
+ * own `since`, if any, is never kept. One query whatever the number.
+ */
+export async function withSeatDates(db: Executor, releasesJson: string): Promise<string> {
+  const releases = parseReleases(releasesJson)
+  const linked = releases.filter((r) => r.calling_id != null && r.user_id != null)
+  const seats = linked.length
+    ? await db
+        .selectFrom('calling_slots')
+        .select(['calling_id', 'user_id', 'filled_at'])
+        .where(
+          'calling_id',
+          'in',
+          linked.map((r) => r.calling_id!),
+        )
+        .where(
+          'user_id',
+          'in',
+          linked.map((r) => r.user_id!),
+        )
+        .execute()
+    : []
+  const since = (r: Release) =>
+    seats
+      .filter((s) => s.calling_id === r.calling_id && s.user_id === r.user_id && s.filled_at !== null)
+      .map((s) => s.filled_at!)
+      .sort()[0] ?? null
+  return JSON.stringify(
+    releases.map(({ since: _client, ...r }) => {
+      const held = since(r)
+      return held ? { ...r, since: held } : r
+    }),
+  )
+}
+
 /** presentedInJson's value, in ward order. */
 const parsePresentedIn = (value: unknown): Presentation[] =>
   ((fromJson(value) as Presentation[] | null) ?? [])
@@ -427,6 +465,11 @@ export async function updateProposalFields(
   return result.numUpdatedRows > 0n
 }
 
+/** "Last updated" follows every change of the proposal, its interview included. */
+export async function touchProposal(db: Executor, id: number, now: string): Promise<void> {
+  await db.updateTable('proposals').set({ updated_at: now }).where('id', '=', id).execute()
+}
+
 /** Deletes unless done; its comments, votes, interview and history go with it (ON DELETE CASCADE). */
 export async function deleteProposalUnlessDone(db: Executor, id: number): Promise<boolean> {
   const result = await db.deleteFrom('proposals').where('id', '=', id).where('stage', '<>', 'done').executeTakeFirst()
@@ -440,7 +483,7 @@ export async function deleteProposalUnlessDone(db: Executor, id: number): Promis
 export async function moveStage(db: Executor, id: number, from: Stage, to: Stage, now: string): Promise<boolean> {
   const result = await db
     .updateTable('proposals')
-    .set({ stage: to, stage_changed_at: now, declined_from: to === 'declined' ? from : null })
+    .set({ stage: to, stage_changed_at: now, updated_at: now, declined_from: to === 'declined' ? from : null })
     .where('id', '=', id)
     .where('stage', '=', from)
     .executeTakeFirst()

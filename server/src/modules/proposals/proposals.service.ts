@@ -115,6 +115,7 @@ export class ProposalsService {
     if (!canSubmitAs(viewer, submitter)) throw forbidden('Only a proposal manager may submit on behalf of someone else')
     const fields = fieldsOf(body, submitter)
     await this.checkReferences(viewer, fields, { ward: true, submitter: true })
+    fields.releases = await repo.withSeatDates(this.ctx.db, fields.releases)
 
     const { kind, office } = kindOfBody(body)
     const isRelease = kind === 'release'
@@ -167,6 +168,7 @@ export class ProposalsService {
       ward: fields.ward_id !== current.ward_id,
       submitter: submitter !== current.submitter,
     })
+    if (body.releases) fields.releases = await repo.withSeatDates(this.ctx.db, fields.releases)
     try {
       const now = this.ctx.clock.iso()
       const written = await withTransaction(this.ctx.db, async (trx) => {

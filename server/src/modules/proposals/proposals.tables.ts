@@ -42,6 +42,8 @@ export interface ProposalHistoryTable {
   by_user_id: number
   at: string
   note: string | null
+  /** The day a named step happened (YYYY-MM-DD), as recorded; null on other rows. */
+  on_date: string | null
 }
 
 export interface ProposalVotesTable {

@@ -16,6 +16,8 @@ export interface Transition {
   by: number
   at: string
   note?: string | null
+  /** The day a named step happened (YYYY-MM-DD), kept on its history row. */
+  onDate?: string | null
 }
 
 /**
@@ -34,11 +36,12 @@ export async function transition(trx: Executor, deps: EventDeps, move: Transitio
     by_user_id: move.by,
     at: move.at,
     note: move.note ?? null,
+    on_date: move.onDate ?? null,
   })
   const effect = interviewEffect(move.from, move.to, move.proposalKind)
   if (effect === 'delete') await deleteInterview(trx, move.proposalId)
   if (effect === 'reopen') await reopenInterview(trx, move.proposalId, move.at)
-  const { proposalKind: _kind, ...event } = move
+  const { proposalKind: _kind, onDate: _onDate, ...event } = move
   await record(trx, deps, { kind: 'proposal.move', ...event })
   return true
 }

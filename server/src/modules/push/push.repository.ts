@@ -20,6 +20,8 @@ export interface PushPayload {
    * and the page casts that vote with its undo (one tap).
    */
   actions?: { action: 'approve' | 'reject'; title: string }[]
+  /** The recipient's unread notifications once this one is written: the app icon's badge. */
+  unread?: number
 }
 
 export const toDevice = (row: SubscriptionRow): PushDevice => ({
@@ -85,6 +87,19 @@ export async function forgetUserDevices(db: Executor, userId: number): Promise<v
   const devices = db.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId)
   await db.deleteFrom('push_outbox').where('subscription_id', 'in', devices).execute()
   await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute()
+}
+
+/** Each user's unread notifications (one grouped query), for the badge a push sets. */
+export async function unreadCounts(db: Executor, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('notifications')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
+    .where('user_id', 'in', userIds)
+    .where('read_at', 'is', null)
+    .groupBy('user_id')
+    .execute()
+  return new Map(rows.map((r) => [r.user_id, Number(r.n)]))
 }
 
 /** Queues one push per device of each recipient (in the caller's transaction). */

@@ -57,6 +57,7 @@ describe('push notifications', () => {
     const p = await submit(admin.as, ward, { fname: 'Ada', lname: 'Lovelace', proposed_calling: 'Ward clerk' })
     assert.equal(service.at(phone.path).length, 0, 'nothing is sent from the request itself')
     await worker.runOnce()
+    const unread = Number((await president.as('GET', '/api/notifications')).headers['x-unread-count'])
     for (const device of [phone, laptop]) {
       const [push, ...more] = service.at(device.path)
       assert.ok(push, 'the device got its push')
@@ -76,6 +77,7 @@ describe('push notifications', () => {
           { action: 'approve', title: 'Approve' },
           { action: 'reject', title: 'Reject' },
         ],
+        unread,
       })
       assert.match(payload.body, /Ada Lovelace as Ward clerk/)
     }
@@ -84,6 +86,26 @@ describe('push notifications', () => {
     assert.throws(() => decryptPush(stranger, service.at(phone.path)[0]!.body))
     await worker.runOnce()
     assert.equal(service.at(phone.path).length, 1, 'sent once')
+  })
+
+  it('the badge a push sets drops once the work it asked for is done (docs/api-reference.md §11)', async () => {
+    const { president } = sp
+    const phone = await subscribe(president.as)
+    try {
+      const first = await submit(admin.as, ward)
+      await worker.runOnce()
+      const badgeOf = (n: number) => JSON.parse(decryptPush(phone, service.at(phone.path)[n]!.body)).unread as number
+      const before = badgeOf(0)
+      assert.ok(before >= 1)
+      const voted = await president.as('POST', `/api/calling-kanban/proposals/${first.id}/approvals?approved=true`)
+      assert.equal(voted.statusCode, 201, voted.body)
+      await submit(admin.as, ward)
+      await worker.runOnce()
+      // One request settled by the vote, one new: the same count, not one more.
+      assert.equal(badgeOf(1), before)
+    } finally {
+      await president.as('DELETE', `${DEVICES}/${phone.id}`)
+    }
   })
 
   it('only a vote owed carries the Approve and Reject buttons, in the recipient’s language', async () => {

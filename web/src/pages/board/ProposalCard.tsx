@@ -91,7 +91,15 @@ export function ProposalCard({
         </span>
         {handle}
       </div>
-      <div className="pcard-calling">{p.proposed_calling}</div>
+      <div className="pcard-calling">
+        {p.proposed_calling}
+        {(p.releases?.length ?? 0) > 0 && (
+          <span className="pcard-releases muted small" data-testid="card-releases">
+            {' '}
+            {t('card.releases', { count: p.releases.length })}
+          </span>
+        )}
+      </div>
       <div className="pcard-ward muted small">{wardLabel}</div>
       {p.stage === 'interview' && <InterviewLine proposal={p} />}
       <PresentedProgress proposal={p} className="pcard-presented small" />

@@ -107,7 +107,12 @@ export function useBoardMoves({
       setAnnouncement(text)
     },
     onError: (err) =>
-      notify(err instanceof ApiError && err.status === 409 ? t('notice.conflict') : err.message, 'error'),
+      notify(
+        err instanceof ApiError && err.status === 409 && err.code === 'stale_stage'
+          ? t('notice.conflict')
+          : err.message,
+        'error',
+      ),
   })
 
   return {

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCreateOffer } from '../../api/appointments'
 import type { Proposal } from '../../api/types'
+import { useNotify } from '../../components/Notice'
 import { ErrorMessage, Field } from '../../components/ui'
 import { DurationField } from '../interviews/DurationField'
 
@@ -16,6 +17,9 @@ export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; 
   const [duration, setDuration] = useState('30')
   const [url, setUrl] = useState<string | null>(null)
   const create = useCreateOffer({ onSuccess: (created) => setUrl(created.url) })
+  const notify = useNotify()
+  // A phone's share sheet (WhatsApp, Messages, mail) where the browser has one.
+  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function'
   const name = `${p.fname} ${p.lname}`
   return (
     <form
@@ -54,6 +58,29 @@ export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; 
           <Field label={t('link')} hint={t('linkHint')}>
             <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
           </Field>
+          <div className="button-row">
+            <button
+              type="button"
+              className="button"
+              onClick={() =>
+                void navigator.clipboard
+                  ?.writeText(url)
+                  .then(() => notify(t('copied'), 'success'))
+                  .catch(() => undefined)
+              }
+            >
+              {t('copy')}
+            </button>
+            {canShare && (
+              <button
+                type="button"
+                className="button"
+                onClick={() => void navigator.share({ title: t('shareTitle'), url }).catch(() => undefined)}
+              >
+                {t('share')}
+              </button>
+            )}
+          </div>
         </div>
       )}
     </form>

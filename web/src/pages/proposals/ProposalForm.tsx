@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { ProposalInput, Release, Ward } from '../../api/types'
 import { useCallingOptions } from '../../api/callings'
+import { useUsersLite } from '../../api/users'
 import { useOpenProposalsFor } from '../../api/sustainings'
 import { Field, splitError, type FieldErrors } from '../../components/ui'
 import { UserPicker } from '../../components/UserPicker'
@@ -62,6 +63,38 @@ export function ProposalForm({
   const [general, setGeneral] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const callings = useCallingOptions()
+  const users = useUsersLite()
+  // The ward's seats as the roster has them: one pick names the person and the calling released.
+  const seats = (callings.data ?? []).flatMap((c) =>
+    c.slots
+      .filter((slot) => slot.user_id !== null && (slot.ward_id === null || slot.ward_id === v.ward_id))
+      .map((slot) => ({
+        key: `${c.id}:${slot.user_id}`,
+        calling: c,
+        userId: slot.user_id!,
+        fname: slot.user?.fname ?? '',
+        lname: slot.user?.lname ?? '',
+        ward: slot.ward_id,
+      })),
+  )
+  seats.sort((a, b) => Number(b.ward !== null) - Number(a.ward !== null) || a.lname.localeCompare(b.lname))
+  /** Picking a person on the roster fills the names (the roster has no spouse to fill). */
+  const pickPerson = (id: number | null) => {
+    const u = id === null ? undefined : users.data?.find((x) => x.id === id)
+    setV((x) => ({ ...x, user_id: id, ...(u ? { fname: u.fname, lname: u.lname } : {}) }))
+  }
+  /** Picking a calling fills the proposed calling and, when its seats are in one ward, that ward. */
+  const pickCalling = (id: number | null) => {
+    const c = id === null ? undefined : callings.data?.find((x) => x.id === id)
+    const wardsOf = new Set((c?.slots ?? []).map((slot) => slot.ward_id).filter((w): w is number => w !== null))
+    const ward = wardsOf.size === 1 && lockedWardId == null ? [...wardsOf][0]! : undefined
+    setV((x) => ({
+      ...x,
+      calling_id: id,
+      ...(c ? { proposed_calling: c.name } : {}),
+      ...(ward !== undefined ? { ward_id: ward } : {}),
+    }))
+  }
   const duplicates = useOpenProposalsFor(v.fname, v.lname, editingId)
   const releases = v.releases ?? []
   // docs/api-reference.md §18: an ordination names an office, not a calling, and seats nobody.
@@ -90,12 +123,14 @@ export function ProposalForm({
     if (!ordination && !v.proposed_calling.trim()) errs.proposed_calling = t('form.errors.calling')
     if (!v.ward_id) errs.ward_id = t('form.errors.ward')
     releases.forEach((r, i) => {
-      if (!r.fname.trim()) errs[`releases.${i}.fname`] = t('form.errors.fname')
-      if (!r.lname.trim()) errs[`releases.${i}.lname`] = t('form.errors.lname')
-      if (!r.calling.trim()) errs[`releases.${i}.calling`] = t('form.errors.calling')
+      if (!r.fname.trim()) errs[`releases.${i}.fname`] = t('form.errors.releaseName', { n: i + 1 })
+      if (!r.lname.trim()) errs[`releases.${i}.lname`] = t('form.errors.releaseName', { n: i + 1 })
+      if (!r.calling.trim()) errs[`releases.${i}.calling`] = t('form.errors.releaseCalling', { n: i + 1 })
     })
     setErrors(errs)
-    setGeneral(null)
+    // One line at the top says how many fields are missing; each says what, beside it.
+    const missing = Object.keys(errs).length
+    setGeneral(missing > 0 ? t('form.errors.missing', { count: missing }) : null)
     if (Object.keys(errs).length > 0) return
     setBusy(true)
     try {
@@ -235,13 +270,13 @@ export function ProposalForm({
             {errors.scope && <small className="field-error">{errors.scope}</small>}
           </fieldset>
           <Field label={t('form.linkCalling')} error={errors.calling_id} hint={t('form.linkHint')}>
-            {callingSelect(v.calling_id, (id) => set('calling_id', id), 'proposal-calling-id')}
+            {callingSelect(v.calling_id, pickCalling, 'proposal-calling-id')}
           </Field>
           <UserPicker
             id="proposal-user-id"
             label={t('form.linkUser')}
             value={v.user_id ?? null}
-            onChange={(id) => set('user_id', id)}
+            onChange={pickPerson}
             error={errors.user_id}
             allowClear
           />
@@ -251,38 +286,59 @@ export function ProposalForm({
             {releases.length === 0 && <p className="muted small">{t('form.noReleases')}</p>}
             {releases.map((r, i) => (
               <div className="release-row" key={i} data-testid={`release-${i}`}>
-                <Field label={t('form.fname')} error={errors[`releases.${i}.fname`]}>
-                  <input
-                    value={r.fname}
-                    onChange={(e) => setRelease(i, { fname: e.target.value })}
-                    autoComplete="off"
-                  />
+                <Field label={t('form.releaseSeat')} hint={t('form.releaseSeatHint')}>
+                  <select
+                    id={`release-${i}-seat`}
+                    value={r.calling_id != null && r.user_id != null ? `${r.calling_id}:${r.user_id}` : ''}
+                    onChange={(e) => {
+                      const seat = seats.find((x) => x.key === e.target.value)
+                      setRelease(
+                        i,
+                        seat
+                          ? {
+                              fname: seat.fname,
+                              lname: seat.lname,
+                              calling: seat.calling.name,
+                              calling_id: seat.calling.id,
+                              user_id: seat.userId,
+                            }
+                          : { calling_id: null, user_id: null },
+                      )
+                    }}
+                  >
+                    <option value="">{t('form.notOnRoster')}</option>
+                    {seats.map((seat) => (
+                      <option key={seat.key} value={seat.key}>
+                        {t('form.seatOption', { name: `${seat.fname} ${seat.lname}`, calling: seat.calling.name })}
+                      </option>
+                    ))}
+                  </select>
                 </Field>
-                <Field label={t('form.lname')} error={errors[`releases.${i}.lname`]}>
-                  <input
-                    value={r.lname}
-                    onChange={(e) => setRelease(i, { lname: e.target.value })}
-                    autoComplete="off"
-                  />
-                </Field>
-                <Field label={t('form.releasedFrom')} error={errors[`releases.${i}.calling`]}>
-                  <input
-                    value={r.calling}
-                    onChange={(e) => setRelease(i, { calling: e.target.value })}
-                    autoComplete="off"
-                  />
-                </Field>
-                <Field label={t('form.linkCalling')} error={errors[`releases.${i}.calling_id`]}>
-                  {callingSelect(r.calling_id, (id) => setRelease(i, { calling_id: id }), `release-${i}-calling-id`)}
-                </Field>
-                <UserPicker
-                  id={`release-${i}-user-id`}
-                  label={t('form.linkUser')}
-                  value={r.user_id ?? null}
-                  onChange={(id) => setRelease(i, { user_id: id })}
-                  error={errors[`releases.${i}.user_id`]}
-                  allowClear
-                />
+                {(r.calling_id == null || r.user_id == null) && (
+                  <>
+                    <Field label={t('form.fname')} error={errors[`releases.${i}.fname`]}>
+                      <input
+                        value={r.fname}
+                        onChange={(e) => setRelease(i, { fname: e.target.value })}
+                        autoComplete="off"
+                      />
+                    </Field>
+                    <Field label={t('form.lname')} error={errors[`releases.${i}.lname`]}>
+                      <input
+                        value={r.lname}
+                        onChange={(e) => setRelease(i, { lname: e.target.value })}
+                        autoComplete="off"
+                      />
+                    </Field>
+                    <Field label={t('form.releasedFrom')} error={errors[`releases.${i}.calling`]}>
+                      <input
+                        value={r.calling}
+                        onChange={(e) => setRelease(i, { calling: e.target.value })}
+                        autoComplete="off"
+                      />
+                    </Field>
+                  </>
+                )}
                 <button
                   type="button"
                   className="button button-small"

@@ -10,7 +10,7 @@ import { nextStage, prevStage, isClosedStage, stagePath, type Proposal } from '.
 import { useMe } from '../../auth/AuthProvider'
 import { can, canEditProposal, canVote } from '../../auth/roles'
 import { useNotify } from '../../components/Notice'
-import { ErrorMessage, formatDateTime, Loading, PageHeader } from '../../components/ui'
+import { ErrorMessage, formatDate, formatDateTime, Loading, PageHeader } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { ProposalForm } from './ProposalForm'
 import { CommentsSection } from './CommentsSection'
@@ -20,6 +20,23 @@ import { HistorySection } from './HistorySection'
 import { DeclineProposalDialog, DeleteProposalDialog } from './ProposalConfirmations'
 import { PresentedProgress } from '../sustainings/PresentedProgress'
 import { PushVoteBar } from './PushVoteBar'
+import { DatedStepDialog, InterviewHeldDialog } from './StepDialogs'
+
+/** Who is released with this change, from which calling and since when (docs/api-reference.md §12). */
+function ReleaseList({ p }: { p: Proposal }) {
+  const { t } = useTranslation('proposal')
+  if (p.releases.length === 0) return <>{t('releases.none')}</>
+  return (
+    <ul className="plain-list" data-testid="releases">
+      {p.releases.map((r, i) => (
+        <li key={i}>
+          {t('releases.item', { name: `${r.fname} ${r.lname}`, calling: r.calling })}
+          {r.since && <span className="muted small"> {t('releases.since', { date: formatDate(r.since) })}</span>}
+        </li>
+      ))}
+    </ul>
+  )
+}
 
 function StageTrack({ p }: { p: Proposal }) {
   const { t } = useTranslation('proposal')
@@ -56,13 +73,16 @@ export default function ProposalPage() {
   const [editing, setEditing] = useState(false)
   const [declineOpen, setDeclineOpen] = useState(false)
   const [deleteOpen, setDeleteOpen] = useState(false)
+  const [stepOpen, setStepOpen] = useState(false)
+  const [heldOpen, setHeldOpen] = useState(false)
 
   const proposal = useProposal(id)
   const update = useUpdateProposal(id)
   const stewardships = useStewardships()
   const move = useMoveProposal({
     onSuccess: () => notify(t('stageChanged'), 'success'),
-    onError: (err) => notify(err instanceof ApiError && err.status === 409 ? t('movedByOther') : err.message, 'error'),
+    onError: (err) =>
+      notify(err instanceof ApiError && err.code === 'stale_stage' ? t('movedByOther') : err.message, 'error'),
   })
 
   if (proposal.isLoading) return <Loading label={t('loading')} />
@@ -103,9 +123,19 @@ export default function ProposalPage() {
         }
         actions={
           <>
-            {canEditProposal(me, p) && !editing && (
-              <button type="button" className="button" onClick={() => setEditing(true)}>
-                {t('common:edit')}
+            {manager && next && (
+              <button
+                type="button"
+                className="button button-primary"
+                disabled={move.isPending}
+                onClick={() => {
+                  // A dated step asks its day; leaving an interview not held asks whether it was.
+                  if (p.stage === 'set_apart' || p.stage === 'ordain' || p.stage === 'record') setStepOpen(true)
+                  else if (p.stage === 'interview' && p.interview && !p.interview.interview_date) setHeldOpen(true)
+                  else move.mutate({ proposal: p, direction: 'advance' })
+                }}
+              >
+                {t('forwardTo', { stage: t(`common:stage.${next}`) })}
               </button>
             )}
             {manager && prev && (
@@ -118,24 +148,9 @@ export default function ProposalPage() {
                 {t('backTo', { stage: t(`common:stage.${prev}`) })}
               </button>
             )}
-            {manager && next && (
-              <button
-                type="button"
-                className="button button-primary"
-                disabled={move.isPending}
-                onClick={() => move.mutate({ proposal: p, direction: 'advance' })}
-              >
-                {t('forwardTo', { stage: t(`common:stage.${next}`) })}
-              </button>
-            )}
-            {manager && !closed && (
-              <button type="button" className="button" onClick={() => setDeclineOpen(true)}>
-                {t('decline')}
-              </button>
-            )}
-            {manager && p.stage !== 'done' && (
-              <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
-                {t('common:delete')}
+            {canEditProposal(me, p) && !editing && (
+              <button type="button" className="button" onClick={() => setEditing(true)}>
+                {t('common:edit')}
               </button>
             )}
           </>
@@ -182,6 +197,14 @@ export default function ProposalPage() {
               <dl className="details">
                 <dt>{p.kind === 'ordination' ? t('office.label') : t('proposedCalling')}</dt>
                 <dd>{p.kind === 'ordination' && p.office ? t(`office.${p.office}`) : p.proposed_calling}</dd>
+                {p.kind !== 'ordination' && (
+                  <>
+                    <dt>{t('releases.heading')}</dt>
+                    <dd>
+                      <ReleaseList p={p} />
+                    </dd>
+                  </>
+                )}
                 <dt>{t('ward')}</dt>
                 <dd>{wardName(wards.data, p.ward_id)}</dd>
                 <dt>{t('steward.presenter')}</dt>
@@ -223,6 +246,25 @@ export default function ProposalPage() {
         </div>
         <HistorySection proposalId={p.id} stage={p.stage} />
       </div>
+      {manager && (!closed || p.stage !== 'done') && (
+        <section className="card danger-zone" aria-labelledby="danger-h">
+          <h2 id="danger-h">{t('dangerZone')}</h2>
+          <div className="button-row">
+            {!closed && (
+              <button type="button" className="button" onClick={() => setDeclineOpen(true)}>
+                {t('decline')}
+              </button>
+            )}
+            {p.stage !== 'done' && (
+              <button type="button" className="button button-danger" onClick={() => setDeleteOpen(true)}>
+                {t('common:delete')}
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {stepOpen && <DatedStepDialog proposal={p} open={stepOpen} onOpenChange={setStepOpen} />}
+      {heldOpen && <InterviewHeldDialog proposal={p} open={heldOpen} onOpenChange={setHeldOpen} manager={manager} />}
 
       <DeclineProposalDialog proposal={p} open={declineOpen} onOpenChange={setDeclineOpen} />
       <DeleteProposalDialog proposal={p} open={deleteOpen} onOpenChange={setDeleteOpen} />

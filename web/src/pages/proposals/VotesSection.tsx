@@ -102,7 +102,7 @@ export function VotesSection({ proposal: p, canVote }: { proposal: Proposal; can
                 <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, v.approver_id)}</td>
                 <td>{t(`common:stage.${v.stage}`, { defaultValue: v.stage })}</td>
                 <td className={v.approved ? 'vote-yes' : 'vote-no'}>
-                  {v.approved ? t('votes.approve') : t('votes.reject')}
+                  {v.approved ? t('votes.approved') : t('votes.rejected')}
                 </td>
                 <td>{formatDateTime(v.updated_at ?? v.created_at)}</td>
               </tr>
