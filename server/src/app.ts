@@ -20,6 +20,7 @@ import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
+import { sessionCheck } from './modules/auth/session-check.ts'
 import { runInScope, type ScopeStore } from './db/stake-scope.ts'
 import errorsPlugin from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
@@ -267,8 +268,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
       config.cookieSecure ? header : header.replace(/\s*upgrade-insecure-requests;?/, ''),
     uiConfig: { persistAuthorization: false },
   })
-  await app.register(authPlugin, ctx)
-  await app.register(webPlugin, { webDist: config.webDist })
+  await app.register(authPlugin, { tokens: ctx.tokens, clock, checkSession: sessionCheck(ctx) })
+  await app.register(webPlugin, { webDist: config.webDist, apiSegments: API_SEGMENTS })
 
   const markApi = (route: RouteOptions) => {
     route.config = { ...route.config, api: true, helmet: API_HELMET }

@@ -2,7 +2,7 @@ import { SHARED_SESSION_IDLE_SECONDS, type Me, type SessionInfo, type TokenRespo
 import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { notFound, unauthorized } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { findUserByEmail, emailKey } from '../users/users.repository.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import { listHeldSlots } from '../callings/slots.repository.ts'

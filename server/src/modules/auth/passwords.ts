@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { Algorithm, hash, verify } from '@node-rs/argon2'
 import { dictionary } from '@zxcvbn-ts/language-common'
+import type { Hasher } from '../../context.ts'
 import { invalid } from '../../errors.ts'
 
 export interface Argon2Params {
@@ -10,7 +11,7 @@ export interface Argon2Params {
 }
 
 /** argon2id with explicit cost parameters (production values come from config). */
-export class PasswordHasher {
+export class PasswordHasher implements Hasher {
   private dummy: Promise<string> | null = null
 
   constructor(private readonly params: Argon2Params) {}

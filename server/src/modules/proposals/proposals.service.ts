@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { insertHistory } from './history.repository.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
 import {

@@ -2,7 +2,7 @@ import type { PushDevice, PushDeviceBody, PushTestResult } from '@stake/contract
 import type { AppContext } from '../../context.ts'
 import { notFound, ValidationFailure } from '../../errors.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { urlProblem } from '../webhooks/address.ts'
 import { languageOf } from '../notifications/texts.ts'
 import { vapidKeys } from './push.keys.ts'

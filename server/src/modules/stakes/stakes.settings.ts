@@ -9,7 +9,7 @@ import { inStake, stakeIdOf } from '../../db/stake-scope.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { fieldChanges } from '../audit/audit.facts.ts'
 import {
   findCallingByKey,
