@@ -28,6 +28,7 @@ import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 import metricsPlugin from './modules/ops/metrics.ts'
 import { buildSerializer } from './serializer.ts'
+import { registerSubscribers } from './subscribers.ts'
 
 export interface AppDeps {
   config: Config
@@ -136,6 +137,7 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const { config, db, dialect } = deps
   const clock = deps.clock ?? systemClock
+  registerSubscribers()
 
   const app = Fastify({
     logger: deps.logger ? { ...deps.logger, redact: REDACT } : false,

@@ -13,7 +13,7 @@ import { retrying, withTransaction } from '../../db/transaction.ts'
 import { acrossStakes, setScope } from '../../db/stake-scope.ts'
 import { AppError } from '../../errors.ts'
 import { idleCutoff, isIdle } from './shared-sessions.ts'
-import { type AuditDetail } from '../audit/audit.repository.ts'
+import type { AuditDetail } from '../../events/types.ts'
 import { audited, record } from '../../events/record.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 

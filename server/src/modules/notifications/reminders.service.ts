@@ -7,7 +7,7 @@ import { wrongStage } from '../proposals/lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from '../proposals/proposals.access.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { record } from '../../events/record.ts'
-import { claimManualReminder, lastManualReminder } from './reminders.repository.ts'
+import { claimManualReminder, lastManualReminder, lastNotificationOf, remindedAfter } from './reminders.repository.ts'
 
 /** A manager reminds a proposal's voters at most once an hour (docs/api-reference.md §11). */
 export const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
@@ -40,7 +40,9 @@ export class RemindersService {
           'Retry-After': String(Math.max(1, wait)),
         })
       }
-      return { reminded: await record(trx, this.ctx, { kind: 'proposal.remind', proposal, by: actor.id, at }) }
+      const before = await lastNotificationOf(trx, id)
+      await record(trx, this.ctx, { kind: 'proposal.remind', proposalId: id, automatic: false, by: actor.id, at })
+      return { reminded: await remindedAfter(trx, id, before) }
     })
   }
 }
