@@ -8,6 +8,9 @@ import globals from 'globals'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 
+const LAYERS =
+  'Below the modules nothing imports one (ARCHITECTURE.md, "Layers"): take it by injection from a composition root.'
+
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'test-results/', 'playwright-report/', 'docs/screenshots/'] },
   js.configs.recommended,
@@ -33,6 +36,32 @@ export default tseslint.config(
     // response schemas, not these types, are what check their shape.
     files: ['**/*.test.ts', 'e2e/**/*.ts', 'server/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Infrastructure at the bottom (ARCHITECTURE.md, "Layers"): outside
+    // modules/ nothing imports a module, except the composition roots named
+    // here (and db/schema.ts, for the domains' table types only).
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/modules/**',
+      'server/src/test/**',
+      '**/*.test.ts',
+      'server/src/{app,main,startup,cli,cli.commands,subscribers}.ts',
+      'server/src/jobs/jobs.ts',
+      'server/src/db/schema.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: LAYERS }] }],
+    },
+  },
+  {
+    files: ['server/src/db/schema.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/modules/**'], allowTypeImports: true, message: LAYERS }] },
+      ],
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
