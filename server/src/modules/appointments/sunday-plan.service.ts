@@ -8,6 +8,7 @@ import { listFeedWards } from '../speaking/feed.repository.ts'
 import * as speaking from '../speaking/speaking.repository.ts'
 import { toCalendar } from '../speaking/speaking.service.ts'
 import { PRESIDENCY_KEYS } from '../proposals/proposals.policy.ts'
+import { holdersOf } from '../callings/seats.repository.ts'
 import type { Insertable } from 'kysely'
 import type { SundayAssignmentsTable } from './appointments.tables.ts'
 import { weekdayOf } from './appointments.slots.ts'
@@ -139,16 +140,7 @@ export class SundayPlanService {
 
   /** Whom the plan offers to assign: the stake presidency's seat holders. */
   private async people(db: Executor): Promise<SundayPerson[]> {
-    return db
-      .selectFrom('calling_slots as cs')
-      .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-      .innerJoin('users as u', 'u.id', 'cs.user_id')
-      .select(['u.id', 'u.fname', 'u.lname'])
-      .distinct()
-      .where('c.key', 'in', [...PRESIDENCY_KEYS])
-      .where('u.active', '=', true)
-      .orderBy('u.id')
-      .execute()
+    return holdersOf(db, PRESIDENCY_KEYS).select(['u.id', 'u.fname', 'u.lname']).distinct().orderBy('u.id').execute()
   }
 
   /** Replaces one Sunday's assignments; warnings are returned, never refused (the plan may be fixed afterwards). */
