@@ -11,6 +11,8 @@ import tseslint from 'typescript-eslint'
 const LAYERS =
   'Below the modules nothing imports one (ARCHITECTURE.md, "Layers"): take it by injection from a composition root.'
 
+const QUERY_CALLS = '/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|selectNoFrom)$/'
+
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'test-results/', 'playwright-report/', 'docs/screenshots/'] },
   js.configs.recommended,
@@ -60,6 +62,42 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         { patterns: [{ group: ['**/modules/**'], allowTypeImports: true, message: LAYERS }] },
+      ],
+    },
+  },
+  {
+    // Thin routes and services without SQL (ARCHITECTURE.md, "How a request
+    // flows"): a route calls its service, a service its repositories, and only
+    // repositories build queries.
+    files: ['server/src/modules/**/*.{routes,service}.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=${QUERY_CALLS}], CallExpression[callee.name=${QUERY_CALLS}]`,
+          message: 'Queries belong in a <domain>.repository.ts.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', importNames: ['sql'], message: 'SQL belongs in a <domain>.repository.ts.' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: 'A route calls its service; queries belong in a repository.' }],
+          patterns: [{ group: ['**/*.repository.ts'], message: 'A route calls its service, never a repository.' }],
+        },
       ],
     },
   },

@@ -10,6 +10,7 @@ import * as callingsRepo from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { seatEvent, unseatUser } from '../callings/slots.service.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
+import { findWard } from '../wards/wards.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
 import { readReport, type ReportRow } from './report.ts'
@@ -48,7 +49,7 @@ export class ImportsService {
     this.assertMayImport(actor)
     const { db, clock } = this.ctx
     const wardId = query.ward_id ?? null
-    if (wardId !== null && !(await db.selectFrom('wards').select('id').where('id', '=', wardId).executeTakeFirst())) {
+    if (wardId !== null && !(await findWard(db, wardId))) {
       throw notFound('Ward')
     }
     const report = readReport(await readTable(body, type), query.kind ?? 'auto')

@@ -5,7 +5,7 @@ import { createUser, injectAs, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { hashSecret } from '../auth/tokens.ts'
 import { createSignupCode } from './signup.repository.ts'
-import { SIGNUPS_PER_WINDOW } from './signup.routes.ts'
+import { SIGNUPS_PER_WINDOW } from './signup.service.ts'
 
 const t = useTestApp()
 

@@ -1,7 +1,7 @@
 import type { Stake } from '@stake/contract'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
-import type { DB } from '../../db/schema.ts'
+import type { DB, StakesTable } from '../../db/schema.ts'
 import { stakeIdOf } from '../../db/stake-scope.ts'
 import type { Executor } from '../../db/types.ts'
 
@@ -9,6 +9,12 @@ import type { Executor } from '../../db/types.ts'
 export async function stakeIds(db: Kysely<DB>): Promise<number[]> {
   const rows = await db.selectFrom('stakes').select('id').orderBy('id').execute()
   return rows.map((r) => r.id)
+}
+
+/** A new stake's row; its id. */
+export async function insertStake(db: Executor, stake: Insertable<StakesTable>): Promise<number> {
+  const { id } = await db.insertInto('stakes').values(stake).returning('id').executeTakeFirstOrThrow()
+  return id
 }
 
 /** Every stake's id and time zone, oldest first: the daily job's loop, in one query. */
