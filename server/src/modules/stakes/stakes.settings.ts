@@ -10,7 +10,7 @@ import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../actor.ts'
-import { fieldChanges } from '../audit/audit.facts.ts'
+import { fieldChanges } from '../../events/facts.ts'
 import {
   findCallingByKey,
   HIGH_COUNCILOR,

@@ -21,7 +21,7 @@ import { canEditUser, canManageUsers, mayAdminister, ungrantable } from './users
 import { assertUserManagerRemains } from './last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
-import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
+import { fieldChanges, grantChanges } from '../../events/facts.ts'
 import { revokeFeed } from '../speaking/feed.repository.ts'
 import { issueInvitation } from '../accounts/invitations.service.ts'
 import type { InvitationSent } from '@stake/contract'

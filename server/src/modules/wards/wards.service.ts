@@ -8,7 +8,7 @@ import * as callings from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { assertMaySeat, seatEvent, seatUser, unseatUser } from '../callings/slots.service.ts'
 import { audited, record } from '../../events/record.ts'
-import { fieldChanges } from '../audit/audit.facts.ts'
+import { fieldChanges } from '../../events/facts.ts'
 import * as repo from './wards.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 

@@ -1,5 +1,6 @@
-import type { AuditDetail } from '../../events/types.ts'
+import type { AuditDetail } from './types.ts'
 
+// What a change changed, as the plain facts its event carries (ARCHITECTURE.md, "One change, one event").
 type Plain = string | number | boolean | null
 
 /** `{field: {from, to}}` of the fields whose value differs, or null when none does (no change, no entry). */
