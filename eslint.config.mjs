@@ -9,6 +9,11 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
 import local from './scripts/eslint-local-rules.mjs'
 
+const LAYERS =
+  'Below the modules nothing imports one (ARCHITECTURE.md, "Layers"): take it by injection from a composition root.'
+
+const QUERY_CALLS = '/^(selectFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto|selectNoFrom)$/'
+
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'test-results/', 'playwright-report/', 'docs/screenshots/'] },
   js.configs.recommended,
@@ -42,6 +47,68 @@ export default tseslint.config(
     // response schemas, not these types, are what check their shape.
     files: ['**/*.test.ts', 'e2e/**/*.ts', 'server/bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Infrastructure at the bottom (ARCHITECTURE.md, "Layers"): outside
+    // modules/ nothing imports a module, except the composition roots named
+    // here (and db/schema.ts, for the domains' table types only).
+    files: ['server/src/**/*.ts'],
+    ignores: [
+      'server/src/modules/**',
+      'server/src/test/**',
+      '**/*.test.ts',
+      'server/src/{app,main,startup,cli,cli.commands,subscribers}.ts',
+      'server/src/jobs/jobs.ts',
+      'server/src/db/schema.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: LAYERS }] }],
+    },
+  },
+  {
+    files: ['server/src/db/schema.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/modules/**'], allowTypeImports: true, message: LAYERS }] },
+      ],
+    },
+  },
+  {
+    // Thin routes and services without SQL (ARCHITECTURE.md, "How a request
+    // flows"): a route calls its service, a service its repositories, and only
+    // repositories build queries.
+    files: ['server/src/modules/**/*.{routes,service}.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=${QUERY_CALLS}], CallExpression[callee.name=${QUERY_CALLS}]`,
+          message: 'Queries belong in a <domain>.repository.ts.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.service.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', importNames: ['sql'], message: 'SQL belongs in a <domain>.repository.ts.' }] },
+      ],
+    },
+  },
+  {
+    files: ['server/src/modules/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'kysely', message: 'A route calls its service; queries belong in a repository.' }],
+          patterns: [{ group: ['**/*.repository.ts'], message: 'A route calls its service, never a repository.' }],
+        },
+      ],
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

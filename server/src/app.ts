@@ -21,12 +21,14 @@ import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
+import { sessionCheck } from './modules/auth/session-check.ts'
 import { runInScope, type ScopeStore } from './db/stake-scope.ts'
 import errorsPlugin, { frameworkError } from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
 import { buildSerializer } from './serializer.ts'
+import { registerSubscribers } from './subscribers.ts'
 
 export interface AppDeps {
   config: Config
@@ -135,6 +137,7 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const { config, db, dialect } = deps
   const clock = deps.clock ?? systemClock
+  registerSubscribers()
 
   const app = Fastify({
     logger: deps.logger ? { ...deps.logger, redact: REDACT } : false,
@@ -273,8 +276,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
       config.cookieSecure ? header : header.replace(/\s*upgrade-insecure-requests;?/, ''),
     uiConfig: { persistAuthorization: false },
   })
-  await app.register(authPlugin, ctx)
-  await app.register(webPlugin, { webDist: config.webDist })
+  await app.register(authPlugin, { tokens: ctx.tokens, clock, checkSession: sessionCheck(ctx) })
+  await app.register(webPlugin, { webDist: config.webDist, apiSegments: API_SEGMENTS })
 
   const markApi = (route: RouteOptions) => {
     route.config = { ...route.config, api: true, helmet: API_HELMET }

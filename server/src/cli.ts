@@ -14,6 +14,7 @@ import { withTransaction } from './db/transaction.ts'
 import { acrossStakes, inStake } from './db/stake-scope.ts'
 import { backupCommand } from './modules/ops/backup.ts'
 import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
+import { registerSubscribers } from './subscribers.ts'
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
@@ -53,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
     timeouts: config.timeouts,
     fallbackScope: { stakeId: config.defaultStakeId },
   })
+  registerSubscribers()
   try {
     await migrateAsOwner(config, database)
     // As at the server's start: a stake that follows the environment takes its values (docs/api-reference.md §14).

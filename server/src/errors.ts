@@ -33,6 +33,8 @@ export const forbidden = (message = 'You are not allowed to do this') => new App
 export const conflict = (code: ErrorCode, message: string) => new AppError(409, code, message)
 export const unauthorized = (message = 'Not authenticated') =>
   new AppError(401, null, message, { 'WWW-Authenticate': 'Bearer' })
+/** A signed-in user who must change his password first (docs/api-reference.md §3). */
+export const PASSWORD_CHANGE_REQUIRED = () => new AppError(403, 'password_change_required', 'Password change required')
 export const invalid = (loc: string[], msg: string, type = 'value_error') => new ValidationFailure([{ loc, msg, type }])
 
 /** Seconds a client should wait before retrying a 503 (a database coming back, an instance being replaced). */

@@ -1,22 +1,23 @@
 import type { Executor } from '../db/types.ts'
-import { auditTrail } from '../modules/audit/audit.facts.ts'
-import { notifications } from '../modules/notifications/notify.ts'
-import { settleOwedWork } from '../modules/notifications/settle.ts'
-import { webhookDeliveries } from '../modules/webhooks/webhooks.repository.ts'
 import type { DomainEvent, EventDeps, Subscriber } from './types.ts'
 
 export { audited } from './types.ts'
 
+/** Set by the composition root (src/subscribers.ts): the bus names no module. */
+let subscribers: readonly Subscriber[] = []
+
 /** Every event goes to each of these, in this order, in the change's own transaction. */
-const SUBSCRIBERS: readonly Subscriber[] = [auditTrail, settleOwedWork, notifications, webhookDeliveries]
+export function setSubscribers(list: readonly Subscriber[]): void {
+  subscribers = list
+}
 
 /**
  * Records what a change did, once, inside its transaction: the audit entry,
  * the notifications (and their mail) and the webhook deliveries commit or
- * roll back with the change. Returns the users notified.
+ * roll back with the change. With no subscriber registered it refuses rather
+ * than drop the change's audit entry.
  */
-export async function record(trx: Executor, deps: EventDeps, event: DomainEvent): Promise<number[]> {
-  const notified: number[] = []
-  for (const subscriber of SUBSCRIBERS) notified.push(...((await subscriber(trx, deps, event)) ?? []))
-  return notified
+export async function record(trx: Executor, deps: EventDeps, event: DomainEvent): Promise<void> {
+  if (subscribers.length === 0) throw new Error('No event subscribers: call registerSubscribers() (src/subscribers.ts)')
+  for (const subscriber of subscribers) await subscriber(trx, deps, event)
 }

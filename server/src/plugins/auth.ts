@@ -1,24 +1,27 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Permission, User } from '@stake/contract'
-import type { AppContext } from '../context.ts'
-import { AppError, forbidden, unauthorized } from '../errors.ts'
-import { findSessionAccess, touchSharedSession } from '../modules/auth/sessions.repository.ts'
-import { ACTIVITY_WRITE_SECONDS, idleCutoff } from '../modules/auth/shared-sessions.ts'
-import { addSeconds } from '../clock.ts'
-import { retrying } from '../db/transaction.ts'
-import { acrossStakes, setScope } from '../db/stake-scope.ts'
-import { parsePermissionList } from '../modules/users/permissions.repository.ts'
-import { toUser } from '../modules/users/users.repository.ts'
+import type { Actor } from '../actor.ts'
+import type { Clock } from '../clock.ts'
+import type { TokenIssuer } from '../context.ts'
+import { AppError, forbidden, PASSWORD_CHANGE_REQUIRED, unauthorized } from '../errors.ts'
 
-/** Who is calling: set by this plugin, read by handlers. */
-export interface Actor {
-  id: number
-  sessionId: string
-  forcePasswordReset: boolean
-  permissions: ReadonlySet<Permission>
-  /** The user's record as read by this request's session check. */
-  user: User
+/**
+ * Loads the session a verified token names and its user's record and
+ * permissions, and puts the request in that user's stake; null when the
+ * session has ended or the user is inactive. The auth module provides it
+ * (modules/auth/session-check.ts), app.ts hands it over.
+ */
+export type SessionCheck = (
+  sessionId: string,
+  userId: number,
+  now: Date,
+) => Promise<{ user: User; permissions: ReadonlySet<Permission> } | null>
+
+export interface AuthOptions {
+  tokens: TokenIssuer
+  clock: Clock
+  checkSession: SessionCheck
 }
 
 /**
@@ -42,8 +45,6 @@ declare module 'fastify' {
   }
 }
 
-export const PASSWORD_CHANGE_REQUIRED = () => new AppError(403, 'password_change_required', 'Password change required')
-
 /** The actor of a route declared 'user' or with a permission. */
 export function requireActor(request: FastifyRequest): Actor {
   if (!request.actor) throw unauthorized()
@@ -57,32 +58,19 @@ function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : ''
 }
 
-export default fp(async function authPlugin(app: FastifyInstance, ctx: AppContext) {
+export default fp(async function authPlugin(app: FastifyInstance, options: AuthOptions) {
   app.decorateRequest('actor', null)
 
   async function authenticate(request: FastifyRequest, token: string): Promise<void> {
     const config = request.routeOptions.config
-    const now = ctx.clock.now()
-    const verified = token ? await ctx.tokens.verify(token, now) : ({ ok: false, reason: 'invalid' } as const)
+    const now = options.clock.now()
+    const verified = token ? await options.tokens.verify(token, now) : ({ ok: false, reason: 'invalid' } as const)
     if (!verified.ok) throw unauthorized(verified.reason === 'expired' ? 'Token expired' : 'Not authenticated')
 
     const { sessionId, userId } = verified.claims
-    const nowIso = now.toISOString()
-    const cutoff = idleCutoff(now)
-    // The session names the user, and the user his stake: found across stakes,
-    // then everything else in this request runs in that stake alone.
-    const row = await acrossStakes(() => findSessionAccess(ctx.db, ctx.dialect, sessionId, userId, nowIso, cutoff))
-    if (!row) throw unauthorized()
-    setScope({ stakeId: row.stake_id })
-    // A shared-computer session's activity is its requests (docs/api-reference.md §13),
-    // written at most once a minute; other sessions write nothing here.
-    const staleBefore = addSeconds(now, -ACTIVITY_WRITE_SECONDS).toISOString()
-    if (Boolean(row.shared) && row.last_used_at < staleBefore) {
-      await retrying(() => touchSharedSession(ctx.db, sessionId, nowIso, staleBefore, cutoff))
-    }
-
-    const user = toUser(row)
-    const permissions = parsePermissionList(row.permissions)
+    const session = await options.checkSession(sessionId, userId, now)
+    if (!session) throw unauthorized()
+    const { user, permissions } = session
     if (user.force_password_reset && !config.passwordChangeExempt) throw PASSWORD_CHANGE_REQUIRED()
 
     request.actor = { id: user.id, sessionId, forcePasswordReset: user.force_password_reset, permissions, user }

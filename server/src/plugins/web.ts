@@ -5,11 +5,12 @@ import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { API_SEGMENTS } from '@stake/contract/routes'
 
 interface WebOptions {
   /** The built client (web/dist); null or a folder without index.html serves no client. */
   webDist: string | null
+  /** First path segments the API owns: never answered with the client's page. */
+  apiSegments: ReadonlySet<string>
 }
 
 /** Below this many bytes a compressed body saves less than the work costs. */
@@ -75,7 +76,7 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
     const pathname = request.url.split('?')[0]!
     const segment = pathname.split('/')[1] ?? ''
     const page = request.method === 'GET' || request.method === 'HEAD'
-    if (indexHtml && page && !API_SEGMENTS.has(segment) && !FILE_LIKE.test(pathname)) {
+    if (indexHtml && page && !options.apiSegments.has(segment) && !FILE_LIKE.test(pathname)) {
       // Client-side routes of the single-page web client; revalidated on every
       // load so a new build's asset names are picked up at once.
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml)

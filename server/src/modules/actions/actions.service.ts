@@ -1,6 +1,6 @@
 import type { Actions, Stage } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { loadViewer } from '../proposals/proposals.access.ts'
 import { canManage, voteCheck } from '../proposals/proposals.policy.ts'
 import { pendingActions, type ActionRow } from './actions.repository.ts'

@@ -1,5 +1,4 @@
-import type { AuditDetail, AuditTarget } from '../audit/audit.repository.ts'
-import type { Who } from '../../events/types.ts'
+import type { AuditDetail, AuditTarget, Who } from '../../events/types.ts'
 
 /** Who acts through a booking link: nobody signed in, named as the link in the audit log (S20). */
 export const BOOKING_LINK = (at: string): Who => ({ by: null, anonymous: 'booking_link', at })

@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
 import { PRESIDENCY_KEYS } from '../proposals/proposals.policy.ts'
+import { holdersOf } from '../callings/seats.repository.ts'
 import type { AppointmentOffersTable } from './appointments.tables.ts'
 import type { WindowLike } from './appointments.slots.ts'
 
@@ -33,14 +34,9 @@ export async function replaceWindows(db: Executor, userId: number, rows: WindowL
 
 /** Active holders of a stake presidency seat who have published at least one weekly window, by id. */
 export async function presidencyInterviewers(db: Executor): Promise<number[]> {
-  const rows = await db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .innerJoin('users as u', 'u.id', 'cs.user_id')
+  const rows = await holdersOf(db, PRESIDENCY_KEYS)
     .select('u.id')
     .distinct()
-    .where('c.key', 'in', [...PRESIDENCY_KEYS])
-    .where('u.active', '=', true)
     .where((eb) =>
       eb.exists(
         eb

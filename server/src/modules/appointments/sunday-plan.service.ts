@@ -1,13 +1,13 @@
 import type { Sunday, SundayAssignmentsInput, SundayPerson, SundayPlan } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import type { Executor } from '../../db/types.ts'
 import { invalid } from '../../errors.ts'
 import { speakingDay } from '../speaking/feed.dates.ts'
 import { listFeedWards } from '../speaking/feed.repository.ts'
 import * as speaking from '../speaking/speaking.repository.ts'
 import { toCalendar } from '../speaking/speaking.service.ts'
-import { PRESIDENCY_KEYS } from '../proposals/proposals.policy.ts'
+import { findUserById } from '../users/users.repository.ts'
+import { assignmentRows, presidencyPeople, replaceAssignments, type AssignmentRow } from './sunday-plan.repository.ts'
 import type { Insertable } from 'kysely'
 import type { SundayAssignmentsTable } from './appointments.tables.ts'
 import { weekdayOf } from './appointments.slots.ts'
@@ -18,31 +18,6 @@ const DEFAULT_MINUTES = 120
 const SPEAKING_MINUTES = 60
 
 type Ward = { id: number; name: string; start_time: number; speaking_sunday: number }
-
-function assignmentRows(db: Executor, from: string, to: string) {
-  return db
-    .selectFrom('sunday_assignments as a')
-    .innerJoin('users as u', 'u.id', 'a.user_id')
-    .select([
-      'a.id',
-      'a.date',
-      'a.kind',
-      'a.ward_id',
-      'a.session',
-      'a.start_minute',
-      'a.duration_minutes',
-      'u.id as user_id',
-      'u.fname',
-      'u.lname',
-    ])
-    .where('a.date', '>=', from)
-    .where('a.date', '<=', to)
-    .orderBy('a.date')
-    .orderBy('a.start_minute')
-    .orderBy('a.id')
-    .execute()
-}
-export type AssignmentRow = Awaited<ReturnType<typeof assignmentRows>>[number]
 
 /** The Sundays (YYYY-MM-DD) of a year. */
 export function sundaysOf(year: number): string[] {
@@ -124,7 +99,7 @@ export class SundayPlanService {
     const [rows, speakers, people] = await Promise.all([
       assignmentRows(db, `${year}-01-01`, `${year}-12-31`),
       this.speakers(year, wards),
-      this.people(db),
+      presidencyPeople(db),
     ])
     const sundays = sundaysOf(year).map((date) =>
       this.sunday(
@@ -135,20 +110,6 @@ export class SundayPlanService {
       ),
     )
     return { year, wards: wards.map((w) => ({ id: w.id, name: w.name, start_time: w.start_time })), people, sundays }
-  }
-
-  /** Whom the plan offers to assign: the stake presidency's seat holders. */
-  private async people(db: Executor): Promise<SundayPerson[]> {
-    return db
-      .selectFrom('calling_slots as cs')
-      .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-      .innerJoin('users as u', 'u.id', 'cs.user_id')
-      .select(['u.id', 'u.fname', 'u.lname'])
-      .distinct()
-      .where('c.key', 'in', [...PRESIDENCY_KEYS])
-      .where('u.active', '=', true)
-      .orderBy('u.id')
-      .execute()
   }
 
   /** Replaces one Sunday's assignments; warnings are returned, never refused (the plan may be fixed afterwards). */
@@ -163,7 +124,7 @@ export class SundayPlanService {
     const values: Insertable<SundayAssignmentsTable>[] = []
     for (const [i, a] of input.assignments.entries()) {
       const loc = (field: string) => ['body', 'assignments', String(i), field]
-      const user = await db.selectFrom('users').select(['id', 'active']).where('id', '=', a.user_id).executeTakeFirst()
+      const user = await findUserById(db, a.user_id)
       if (!user || !user.active) throw invalid(loc('user_id'), 'The person must be an active user')
       const ward = a.ward_id == null ? undefined : wards.find((w) => w.id === a.ward_id)
       if (a.kind === 'ward_visit' && !ward) throw invalid(loc('ward_id'), 'A ward visit needs an existing ward')
@@ -182,10 +143,7 @@ export class SundayPlanService {
         updated_at: this.ctx.clock.iso(),
       })
     }
-    await withTransaction(db, async (trx) => {
-      await trx.deleteFrom('sunday_assignments').where('date', '=', date).execute()
-      if (values.length > 0) await trx.insertInto('sunday_assignments').values(values).execute()
-    })
+    await withTransaction(db, (trx) => replaceAssignments(trx, date, values))
     const speakers = (await this.speakers(year, wards)).get(date) ?? []
     return this.sunday(date, await assignmentRows(db, date, date), speakers, wards)
   }

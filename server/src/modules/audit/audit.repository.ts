@@ -1,7 +1,8 @@
-import type { AnonymousActor, AuditAction, AuditEntry, AuditTargetType } from '@stake/contract'
+import type { AnonymousActor, AuditAction, AuditEntry } from '@stake/contract'
 import type { ExpressionBuilder, Selectable } from 'kysely'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
+import type { AuditDetail, AuditTarget, Fact } from '../../events/types.ts'
 import type { AuditLogTable } from './audit.tables.ts'
 
 /** Who acted and when: `by` is null for what nobody signed in did (a failed sign-in). */
@@ -11,14 +12,6 @@ export interface AuditBy {
   /** With `by` null: who acted without an account (a booking link). */
   anonymous?: AnonymousActor
 }
-
-export interface AuditTarget {
-  type: AuditTargetType
-  id: number
-}
-
-type Fact = string | number | boolean | null | Fact[] | { [key: string]: Fact }
-export type AuditDetail = Record<string, Fact>
 
 /** Keys that would carry a credential. The log holds plain facts only (docs/api-reference.md §13: never a secret). */
 const SECRET_KEY = /pass|hash|token|secret|cookie|salt/i

@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditListQuery } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { parseRange, visibleEntry } from './audit.policy.ts'
 import * as repo from './audit.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
 import type { Executor } from '../../db/types.ts'
-import { type AuditDetail, type AuditTarget } from '../audit/audit.repository.ts'
+import type { AuditDetail, AuditTarget } from '../../events/types.ts'
 import { audited, record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
 

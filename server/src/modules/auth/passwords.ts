@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import { Algorithm, hash, verify } from '@node-rs/argon2'
+import type { Hasher } from '../../context.ts'
 import { invalid } from '../../errors.ts'
 
 export interface Argon2Params {
@@ -19,7 +20,7 @@ export interface Argon2Params {
 export const HASH_CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()))
 
 /** argon2id with explicit cost parameters (production values come from config). */
-export class PasswordHasher {
+export class PasswordHasher implements Hasher {
   private dummy: Promise<string> | null = null
   private running = 0
   private readonly queue: (() => void)[] = []

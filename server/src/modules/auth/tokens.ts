@@ -1,18 +1,12 @@
 import crypto from 'node:crypto'
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import type { AccessClaims, TokenIssuer, VerifyResult } from '../../context.ts'
 
 export const ISSUER = 'stake-admin'
 export const AUDIENCE = 'stake-admin-api'
 
-export interface AccessClaims {
-  userId: number
-  sessionId: string
-}
-
-export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: 'expired' | 'invalid' }
-
 /** HS256 access tokens (docs/api-reference.md §3): sub, sid, iat, exp, iss, aud, typ. */
-export class AccessTokens {
+export class AccessTokens implements TokenIssuer {
   // A KeyObject made once: given raw bytes, jose imports the key again on every sign and verify.
   private readonly key: crypto.KeyObject
 

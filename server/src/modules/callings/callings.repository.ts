@@ -169,6 +169,29 @@ export function insertCalling(
     .executeTakeFirstOrThrow()
 }
 
+/** A system calling a new stake starts with (stakes.service.ts SYSTEM_CALLINGS): its key is stable. */
+export async function insertSystemCalling(
+  db: Executor,
+  calling: { key: string; name: string; slots: number },
+  now: string,
+): Promise<number> {
+  const { id } = await db
+    .insertInto('callings')
+    .values({
+      name: calling.name,
+      name_key: nameKey(calling.name),
+      key: calling.key,
+      is_public: true,
+      system_defined: true,
+      max_slots: calling.slots,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return id
+}
+
 export function updateCalling(
   db: Executor,
   id: number,

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts'
 import { isUniqueViolation } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { sortPermissions } from '../users/permissions.repository.ts'
 import { ungrantable } from '../users/users.policy.ts'
 import * as repo from './callings.repository.ts'
@@ -12,7 +12,7 @@ import { canSeeCalling, isSystemDefined } from './callings.policy.ts'
 import { assertUserManagerRemains } from '../users/last-manager.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
-import { fieldChanges, grantChanges } from '../audit/audit.facts.ts'
+import { fieldChanges, grantChanges } from '../../events/facts.ts'
 
 const duplicateName = () => conflict('duplicate_name', 'A calling with this name already exists')
 const systemDefined = () => new AppError(403, 'system_defined', 'System-defined callings cannot be modified')

@@ -1,5 +1,6 @@
 import type { CallingHistoryEntry, CallingSlot, HeldCalling } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
+import { seatsOf } from './seats.repository.ts'
 
 /**
  * Slots of a calling (docs/api-reference.md §5): numbered 1..max_slots (a Bishop slot by its
@@ -92,15 +93,7 @@ export async function countSlots(db: Executor, callingId: number): Promise<numbe
 
 /** The slots a user holds, by calling and slot (GET /auth/me). */
 export async function listHeldSlots(db: Executor, userId: number): Promise<HeldCalling[]> {
-  const rows = await db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .select(['c.id as calling_id', 'c.name', 'c.key', 'cs.slot_id', 'cs.ward_id'])
-    .where('cs.user_id', '=', userId)
-    .orderBy('c.id')
-    .orderBy('cs.slot_id')
-    .execute()
-  return rows.map((h) => ({
+  return (await seatsOf(db, [userId])).map((h) => ({
     calling_id: h.calling_id,
     name: h.name,
     key: h.key ?? null,

@@ -12,12 +12,13 @@ import type { Executor } from '../../db/types.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import * as callingsRepo from '../callings/callings.repository.ts'
 import * as slotRepo from '../callings/slots.repository.ts'
 import { seatEvent, unseatUser } from '../callings/slots.service.ts'
 import { unavailableEmails } from '../limits/email-oracle.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
+import { findWard } from '../wards/wards.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
 import { assertUnderLimits, oneReadPerStake } from './imports.limits.ts'
@@ -52,7 +53,7 @@ export class ImportsService {
     this.assertMayImport(actor)
     const { db, clock } = this.ctx
     const wardId = query.ward_id ?? null
-    if (wardId !== null && !(await db.selectFrom('wards').select('id').where('id', '=', wardId).executeTakeFirst())) {
+    if (wardId !== null && !(await findWard(db, wardId))) {
       throw notFound('Ward')
     }
     await assertUnderLimits(db, actor.id, clock.now())

@@ -14,7 +14,7 @@ import { purgeExpired, type Purged } from '../ops/housekeeping.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { sendDigests } from './digest.ts'
 import { record } from '../../events/record.ts'
-import { claimAutoReminders, waitingProposals } from './reminders.repository.ts'
+import { lastNotificationOf, remindedAfter, waitingProposals } from './reminders.repository.ts'
 import { sendAppointmentReminders } from '../appointments/appointments.reminders.ts'
 
 export interface DailyDeps {
@@ -57,10 +57,9 @@ async function sendAutoReminders(deps: DailyDeps, now: Date): Promise<number> {
       // Moved meanwhile: a new visit starts its own wait.
       if (!proposal || proposal.stage !== waiting.stage || proposal.stage_changed_at !== waiting.stage_changed_at)
         return 0
-      const only = (candidates: number[]) =>
-        claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, candidates, at)
-      const ids = await record(trx, deps, { kind: 'proposal.remind', proposal, by: null, at, only })
-      return ids.length
+      const before = await lastNotificationOf(trx, proposal.id)
+      await record(trx, deps, { kind: 'proposal.remind', proposalId: proposal.id, automatic: true, by: null, at })
+      return (await remindedAfter(trx, proposal.id, before)).length
     })
   }
   return reminded

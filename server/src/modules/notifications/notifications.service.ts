@@ -8,7 +8,7 @@ import type {
 import type { AppContext } from '../../context.ts'
 import { retrying } from '../../db/transaction.ts'
 import { notFound } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import * as repo from './notifications.repository.ts'
 import { listOutbox } from './outbox.repository.ts'
 

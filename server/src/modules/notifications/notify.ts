@@ -6,6 +6,7 @@ import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import { composeMail, linkBase } from './mail.compose.ts'
 import { insertNotifications } from './notifications.repository.ts'
 import { insertOutbox } from './outbox.repository.ts'
+import { claimAutoReminders } from './reminders.repository.ts'
 import { loadCandidates, missingVoters, participants, type Candidate } from './recipients.ts'
 import { notificationText, translator } from './texts.ts'
 import { queuePushes, unreadCounts } from '../push/push.repository.ts'
@@ -29,22 +30,25 @@ function want(wanted: Wanted, ids: Iterable<number>, kind: NotificationKind): vo
  *   missing, and `stage_changed` to the submitter;
  * - interview.assign: `interview_assigned` to the interviewer;
  * - comment.create: the submitter, everyone who commented and everyone who voted;
- * - proposal.remind: `reminder` to the current stage's missing voters (or
- *   those `only` admits). Returns the users notified.
+ * - proposal.remind: `reminder` to the current stage's missing voters; an
+ *   automatic one only to those not reminded yet of this visit to the stage.
  *
  * Whoever is asked for, the same filter applies: never the actor himself,
  * never an inactive user, never someone who cannot see the proposal as it
  * is after the change (S9, by the tracker's own `canSee`).
  */
-export async function notifications(trx: Executor, deps: EventDeps, event: DomainEvent): Promise<number[]> {
+export async function notifications(trx: Executor, deps: EventDeps, event: DomainEvent): Promise<void> {
+  if (!('proposalId' in event)) return
+  const proposal = await findProposal(trx, event.proposalId)
+  if (!proposal) return
   const wanted: Wanted = new Map()
   if (event.kind === 'proposal.remind') {
-    want(wanted, await missingVoters(trx, event.proposal.id, event.proposal.stage), 'reminder')
-    return new Writer(deps).write(trx, event.proposal, wanted, event.by, event.at, event.only)
+    want(wanted, await missingVoters(trx, proposal.id, proposal.stage), 'reminder')
+    const only = event.automatic
+      ? (ids: number[]) => claimAutoReminders(trx, proposal.id, proposal.stage_changed_at, ids, event.at)
+      : undefined
+    return new Writer(deps).write(trx, proposal, wanted, event.by, event.at, only)
   }
-  if (!('proposalId' in event)) return []
-  const proposal = await findProposal(trx, event.proposalId)
-  if (!proposal) return []
   if (event.kind === 'proposal.create')
     want(wanted, await missingVoters(trx, proposal.id, proposal.stage), 'vote_needed')
   if (event.kind === 'proposal.move' && event.to === 'declined') want(wanted, [proposal.submitter], 'declined')
@@ -68,9 +72,9 @@ class Writer {
     by: number | null,
     at: string,
     only?: (ids: number[]) => Promise<number[]>,
-  ): Promise<number[]> {
+  ): Promise<void> {
     wanted.delete(by ?? 0)
-    if (wanted.size === 0) return []
+    if (wanted.size === 0) return
     let recipients = (await loadCandidates(trx, this.ctx.dialect, [...wanted.keys()])).filter(
       (c) => c.active && canSee(c.viewer, proposal),
     )
@@ -78,7 +82,7 @@ class Writer {
       const admitted = new Set(await only(recipients.map((c) => c.id)))
       recipients = recipients.filter((c) => admitted.has(c.id))
     }
-    if (recipients.length === 0) return []
+    if (recipients.length === 0) return
     const author = by !== null && [...wanted.values()].includes('comment') ? await this.authorName(trx, by) : null
     const mailOn = this.ctx.config.smtpUrl !== null
     const texts = new Map(
@@ -135,7 +139,6 @@ class Writer {
           .map((c) => this.outboxRow(c, wanted.get(c.id)!, texts.get(c.id)!, proposal.id, base, at)),
       )
     }
-    return recipients.map((c) => c.id)
   }
 
   private outboxRow(

@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { EmailPreference, Stage } from '@stake/contract'
 import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
+import { holdersOf, seatsOf } from '../callings/seats.repository.ts'
 import { PRESIDENCY_KEYS, ROLE_KEYS, rolesFromSeats, type Viewer } from '../proposals/proposals.policy.ts'
 import { effectivePermissionList, parsePermissionList } from '../users/permissions.repository.ts'
 import type { DB } from '../../db/schema.ts'
@@ -42,13 +43,7 @@ export async function loadCandidates(db: Executor, dialect: Dialect, ids: number
     ])
     .where('u.id', 'in', ids)
     .execute()
-  const seats = await db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .select(['cs.user_id', 'c.key', 'cs.ward_id'])
-    .where('cs.user_id', 'in', ids)
-    .where('c.key', 'in', [...ROLE_KEYS])
-    .execute()
+  const seats = await seatsOf(db, ids, ROLE_KEYS)
   return users.map((u) => ({
     id: u.id,
     email: u.email,
@@ -74,14 +69,9 @@ export async function missingVoters(db: Executor, proposalId: number, stage: Sta
   const keys: readonly string[] =
     stage === 'sp_approval' ? PRESIDENCY_KEYS : stage === 'hc_approval' ? ['high_councilor'] : []
   if (keys.length === 0) return []
-  const rows = await db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .innerJoin('users as u', 'u.id', 'cs.user_id')
+  const rows = await holdersOf(db, keys)
     .select('u.id')
     .distinct()
-    .where('c.key', 'in', [...keys])
-    .where('u.active', '=', true)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(

@@ -69,3 +69,30 @@ export async function claimAutoReminders(
     .execute()
   return rows.map((r) => r.user_id)
 }
+
+/** The newest notification of a proposal: what a reminder writes after it is read back by `remindedAfter`. */
+export async function lastNotificationOf(db: Executor, proposalId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('proposal_id', '=', proposalId)
+    .executeTakeFirst()
+  return Number(row?.id ?? 0)
+}
+
+/**
+ * The users a reminder of the proposal reached after notification `afterId`,
+ * in the order written. Both kinds of reminder lock the proposal first, so
+ * inside that transaction these are the reminder's own.
+ */
+export async function remindedAfter(db: Executor, proposalId: number, afterId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('notifications')
+    .select('user_id')
+    .where('proposal_id', '=', proposalId)
+    .where('kind', '=', 'reminder')
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .execute()
+  return rows.map((r) => r.user_id)
+}

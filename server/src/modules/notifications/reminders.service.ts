@@ -2,12 +2,12 @@ import { isVotingStage, type Reminded } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { AppError } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { wrongStage } from '../proposals/lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from '../proposals/proposals.access.ts'
 import { lockProposal } from '../proposals/proposals.repository.ts'
 import { record } from '../../events/record.ts'
-import { claimManualReminder, lastManualReminder } from './reminders.repository.ts'
+import { claimManualReminder, lastManualReminder, lastNotificationOf, remindedAfter } from './reminders.repository.ts'
 
 /** A manager reminds a proposal's voters at most once an hour (docs/api-reference.md §11). */
 const MANUAL_REMINDER_INTERVAL_SECONDS = 3600
@@ -40,7 +40,9 @@ export class RemindersService {
           'Retry-After': String(Math.max(1, wait)),
         })
       }
-      return { reminded: await record(trx, this.ctx, { kind: 'proposal.remind', proposal, by: actor.id, at }) }
+      const before = await lastNotificationOf(trx, id)
+      await record(trx, this.ctx, { kind: 'proposal.remind', proposalId: id, automatic: false, by: actor.id, at })
+      return { reminded: await remindedAfter(trx, id, before) }
     })
   }
 }

@@ -1,6 +1,6 @@
 import type { ClosedPageQuery, CompactBoard, CompactCard, PersonRef } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { toCompactCard, votesByCard } from './board.compact.ts'
 import { loadViewer } from './proposals.access.ts'

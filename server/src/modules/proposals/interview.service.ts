@@ -1,7 +1,7 @@
 import type { Interview } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { staleStage, wrongStage } from './lifecycle.service.ts'
 import * as repo from './interview.repository.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'

@@ -1,7 +1,7 @@
 import type { HistoryEntry, Proposal, Stage } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { conflict, invalid, type AppError } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { listHistory } from './history.repository.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
 import { isClosed, kindOf, neighbourStage, type Viewer } from './proposals.policy.ts'

@@ -2,7 +2,7 @@ import type { Proposal } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { Executor } from '../../db/types.ts'
 import { notFound } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { canSee, type Viewer } from './proposals.policy.ts'
 import { findProposal, findProposalView, rolesOf, type ProposalRow } from './proposals.repository.ts'
 

@@ -1,4 +1,4 @@
-import type { AuditTarget } from '../audit/audit.repository.ts'
+import type { AuditTarget } from '../../events/types.ts'
 import type { Executor } from '../../db/types.ts'
 
 export const proposalTarget = (id: number): AuditTarget => ({ type: 'proposal', id })

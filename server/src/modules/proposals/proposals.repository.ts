@@ -16,6 +16,7 @@ import { dialectOf } from '../../db/dialect.ts'
 import { containsPattern } from '../../db/like.ts'
 import type { DB } from '../../db/schema.ts'
 import type { Executor } from '../../db/types.ts'
+import { holdersOf, seatsOf } from '../callings/seats.repository.ts'
 import {
   PRESIDENCY_KEYS,
   ROLE_KEYS,
@@ -33,14 +34,7 @@ export type ProposalRow = Selectable<ProposalsTable>
 
 /** The seats that give a role in the tracker (one indexed query, read on every tracker request). */
 export async function rolesOf(db: Executor, userId: number): Promise<Roles> {
-  const seats = await db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .select(['c.key', 'cs.ward_id'])
-    .where('cs.user_id', '=', userId)
-    .where('c.key', 'in', [...ROLE_KEYS])
-    .execute()
-  return rolesFromSeats(seats)
+  return rolesFromSeats(await seatsOf(db, [userId], ROLE_KEYS))
 }
 
 // ---------------------------------------------------------------- reads
@@ -505,13 +499,8 @@ export function userExists(db: Executor, userId: number) {
  * one query: who votes at sp_approval and at hc_approval.
  */
 export async function votingSeatHolders(db: Executor) {
-  return db
-    .selectFrom('calling_slots as cs')
-    .innerJoin('callings as c', 'c.id', 'cs.calling_id')
-    .innerJoin('users as u', 'u.id', 'cs.user_id')
+  return holdersOf(db, [...PRESIDENCY_KEYS, 'high_councilor'])
     .select(['c.key', 'u.id', 'u.fname', 'u.lname'])
-    .where('c.key', 'in', [...PRESIDENCY_KEYS, 'high_councilor'])
-    .where('u.active', '=', true)
     .orderBy('u.lname')
     .orderBy('u.fname')
     .orderBy('u.id')

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation } from '../../db/database.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { insertHistory } from './history.repository.ts'
 import { loadViewer, proposalNotFound, proposalView, visibleProposal } from './proposals.access.ts'
 import {
@@ -31,7 +31,7 @@ import {
 import * as repo from './proposals.repository.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { audited, record } from '../../events/record.ts'
-import { fieldChanges } from '../audit/audit.facts.ts'
+import { fieldChanges } from '../../events/facts.ts'
 import { factsOf, proposalFacts, proposalTarget } from './proposals.audit.ts'
 import { checkArchiveDates } from '../sustainings/archive.input.ts'
 import { checkLinks } from '../sustainings/links.ts'

@@ -1,7 +1,7 @@
 import type { Approval } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { forbidden } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { staleStage, wrongStage } from './lifecycle.service.ts'
 import { loadViewer, proposalNotFound, visibleProposal } from './proposals.access.ts'
 import {

@@ -2,9 +2,8 @@ import type { PushDevice, PushDeviceBody, PushTestResult } from '@stake/contract
 import type { AppContext } from '../../context.ts'
 import { notFound, ValidationFailure } from '../../errors.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { urlProblem } from '../webhooks/address.ts'
-import { languageOf } from '../notifications/texts.ts'
 import { vapidKeys } from './push.keys.ts'
 import * as repo from './push.repository.ts'
 import { PUSH_PORTS, PushWorker } from './push.worker.ts'
@@ -78,8 +77,8 @@ export class PushService {
   async test(actor: Actor, id: number): Promise<PushTestResult> {
     const device = await repo.findDevice(this.ctx.db, actor.id, id)
     if (!device) throw deviceNotFound()
-    const user = await this.ctx.db.selectFrom('users').select('language').where('id', '=', actor.id).executeTakeFirst()
-    const text = TEST_TEXT[languageOf(user?.language)]
+    // The caller's language as this request's session check read it.
+    const text = TEST_TEXT[actor.user.language]
     const at = this.ctx.clock.iso()
     const pushId = await withTransaction(this.ctx.db, (trx) =>
       repo.queueOne(trx, device.id, { ...text, url: '/profile', tag: 'test' }, at),

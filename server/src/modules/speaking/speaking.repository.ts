@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { HIGH_COUNCILOR } from '../callings/callings.repository.ts'
+import { seatsWithKey } from '../callings/seats.repository.ts'
 import type { MonthWrite, SlotId, WardId } from './speaking.rotation.ts'
 
 export interface SeatRow {
@@ -13,13 +14,10 @@ export interface SeatRow {
 }
 
 function seatsQuery(db: Executor) {
-  return db
-    .selectFrom('calling_slots as s')
-    .innerJoin('callings as c', 'c.id', 's.calling_id')
-    .leftJoin('users as u', 'u.id', 's.user_id')
-    .where('c.key', '=', HIGH_COUNCILOR)
-    .select(['s.calling_id', 's.slot_id', 's.user_id', 'u.fname', 'u.lname'])
-    .orderBy('s.slot_id')
+  return seatsWithKey(db, [HIGH_COUNCILOR])
+    .leftJoin('users as u', 'u.id', 'cs.user_id')
+    .select(['cs.calling_id', 'cs.slot_id', 'cs.user_id', 'u.fname', 'u.lname'])
+    .orderBy('cs.slot_id')
 }
 
 /** The High Councilor seats in slot order, with their holders (one query). */

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts'
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict, invalid, ValidationFailure, type FieldError } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import * as repo from './speaking.repository.ts'
 import {
   planOverride,

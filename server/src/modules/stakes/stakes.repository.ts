@@ -1,9 +1,16 @@
 import type { Stake } from '@stake/contract'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
+import type { StakesTable } from './stakes.tables.ts'
 import { stakeIdOf } from '../../db/stake-scope.ts'
 import type { Executor } from '../../db/types.ts'
+
+/** A new stake's row; its id. */
+export async function insertStake(db: Executor, stake: Insertable<StakesTable>): Promise<number> {
+  const { id } = await db.insertInto('stakes').values(stake).returning('id').executeTakeFirstOrThrow()
+  return id
+}
 
 /** Every stake's id and time zone, oldest first: the daily job's loop, in one query. */
 export function stakeTimeZones(db: Kysely<DB>): Promise<{ id: number; timezone: string }[]> {

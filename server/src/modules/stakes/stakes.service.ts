@@ -1,4 +1,4 @@
-import { PERMISSIONS } from '@stake/contract'
+import { PERMISSIONS, type Permission } from '@stake/contract'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
@@ -6,11 +6,17 @@ import type { DB } from '../../db/schema.ts'
 import { inStake } from '../../db/stake-scope.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
-import { audit } from '../audit/audit.repository.ts'
-import { syncHighCouncilSeatsIn } from '../callings/callings.repository.ts'
+import { audited, record } from '../../events/record.ts'
+import {
+  insertSystemCalling,
+  replaceCallingPermissions,
+  syncHighCouncilSeatsIn,
+} from '../callings/callings.repository.ts'
+import { ensureSlots } from '../callings/slots.repository.ts'
 import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 import { insertUser } from '../users/users.repository.ts'
 import { envSettings } from './stakes.settings.ts'
+import { insertStake } from './stakes.repository.ts'
 
 const ALL = [...PERMISSIONS]
 
@@ -20,7 +26,7 @@ const ALL = [...PERMISSIONS]
  * renamed by the stake. High Councilor seats follow the stake's
  * `high_council_seats`; Bishop slots come with the wards.
  */
-export const SYSTEM_CALLINGS: { key: string; name: string; slots: number; grants: readonly string[] }[] = [
+export const SYSTEM_CALLINGS: { key: string; name: string; slots: number; grants: readonly Permission[] }[] = [
   { key: 'stake_president', name: 'Stake President', slots: 1, grants: ALL },
   { key: 'stake_first_counselor', name: 'Stake First Counselor', slots: 1, grants: ALL },
   { key: 'stake_second_counselor', name: 'Stake Second Counselor', slots: 1, grants: ALL },
@@ -40,30 +46,9 @@ export const defaultSettings = (config: Config) => ({ ...envSettings(config), la
 
 async function seedSystemCallings(trx: Executor, now: string): Promise<void> {
   for (const calling of SYSTEM_CALLINGS) {
-    const { id } = await trx
-      .insertInto('callings')
-      .values({
-        name: calling.name,
-        name_key: calling.name.toLowerCase(),
-        key: calling.key,
-        is_public: true,
-        system_defined: true,
-        max_slots: calling.slots,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-    await trx
-      .insertInto('calling_permissions')
-      .values(calling.grants.map((permission) => ({ calling_id: id, permission })))
-      .execute()
-    if (calling.slots > 0) {
-      await trx
-        .insertInto('calling_slots')
-        .values(Array.from({ length: calling.slots }, (_, i) => ({ calling_id: id, slot_id: i + 1 })))
-        .execute()
-    }
+    const id = await insertSystemCalling(trx, calling, now)
+    await replaceCallingPermissions(trx, id, [...calling.grants])
+    await ensureSlots(trx, id, calling.slots)
   }
 }
 
@@ -92,11 +77,13 @@ async function createStakeIn(
   now: string,
 ): Promise<{ stakeId: number; adminId: number }> {
   const settings = defaultSettings(config)
-  const { id: stakeId } = await trx
-    .insertInto('stakes')
-    .values({ name: stake.name.trim(), ...settings, settings_from_env: false, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow()
+  const stakeId = await insertStake(trx, {
+    name: stake.name.trim(),
+    ...settings,
+    settings_from_env: false,
+    created_at: now,
+    updated_at: now,
+  })
   const adminId = await inStake(stakeId, async () => {
     await seedSystemCallings(trx, now)
     await syncHighCouncilSeatsIn(trx, dialect, settings.high_council_seats)
@@ -123,14 +110,10 @@ export function openStake(
   return withTransaction(db, async (trx) => {
     await how.first?.(trx)
     const created = await createStakeIn(trx, dialect, config, stake, now)
+    const who = { by: how.source === 'signup' ? created.adminId : null, at: now }
+    const facts = { name: stake.name.trim(), source: how.source }
     await inStake(created.stakeId, () =>
-      audit(
-        trx,
-        { by: how.source === 'signup' ? created.adminId : null, at: now },
-        'stake.create',
-        { type: 'user', id: created.adminId },
-        { name: stake.name.trim(), source: how.source },
-      ),
+      record(trx, { config, dialect }, audited(who, 'stake.create', { type: 'user', id: created.adminId }, facts)),
     )
     return created
   })

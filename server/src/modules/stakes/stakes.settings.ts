@@ -9,8 +9,8 @@ import { inStake, stakeIdOf } from '../../db/stake-scope.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
-import type { Actor } from '../../plugins/auth.ts'
-import { fieldChanges } from '../audit/audit.facts.ts'
+import type { Actor } from '../../actor.ts'
+import { fieldChanges } from '../../events/facts.ts'
 import {
   findCallingByKey,
   HIGH_COUNCILOR,

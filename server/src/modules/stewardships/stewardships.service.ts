@@ -4,7 +4,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/database.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { conflict, invalid } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import * as repo from './stewardships.repository.ts'
 
 /** High-council stewardships (docs/api-reference.md §18). */

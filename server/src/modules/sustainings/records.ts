@@ -2,9 +2,10 @@ import type { Permission } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { Executor } from '../../db/types.ts'
 import { conflict } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { callingPermissions, lockCalling } from '../callings/callings.repository.ts'
 import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
+import { heldSlot, vacantSlot } from '../callings/seats.repository.ts'
 import { findProposal, parseReleases, type ProposalRow } from '../proposals/proposals.repository.ts'
 
 /**
@@ -42,12 +43,7 @@ async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, proposa
   for (const { callingId, userId } of unseat) {
     const calling = callings.get(callingId)
     if (!calling) continue
-    const held = await trx
-      .selectFrom('calling_slots')
-      .select('slot_id')
-      .where('calling_id', '=', callingId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst()
+    const held = await heldSlot(trx, callingId, userId)
     if (!held) continue
     assertMaySeat(actor, calling, calling.grants, null)
     const slot = { callingId, slotId: held.slot_id, grants: calling.grants }
@@ -60,14 +56,7 @@ async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, proposa
     if (!calling) throw noVacancy()
     assertMaySeat(actor, calling, calling.grants, seat.userId)
     // A Bishop calling has one slot per ward: the proposal's ward's.
-    const vacant = await trx
-      .selectFrom('calling_slots')
-      .select('slot_id')
-      .where('calling_id', '=', seat.callingId)
-      .where('user_id', 'is', null)
-      .$if(calling.key === 'bishop', (q) => q.where('ward_id', '=', proposal.ward_id))
-      .orderBy('slot_id')
-      .executeTakeFirst()
+    const vacant = await vacantSlot(trx, seat.callingId, calling.key === 'bishop' ? proposal.ward_id : null)
     if (!vacant) throw noVacancy()
     await seatUser(trx, { callingId: seat.callingId, slotId: vacant.slot_id }, seat.userId, now, ['body', 'user_id'])
   }

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../../context.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { conflict, forbidden, invalid, notFound } from '../../errors.ts'
-import type { Actor } from '../../plugins/auth.ts'
+import type { Actor } from '../../actor.ts'
 import { findWard } from '../wards/wards.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { staleStage, wrongStage } from '../proposals/lifecycle.service.ts'

@@ -1,6 +1,7 @@
 import type { Ward } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
 import { BISHOP, nameKey } from '../callings/callings.repository.ts'
+import { seatsWithKey } from '../callings/seats.repository.ts'
 
 /**
  * Wards with the holder of their Bishop slot (calling key `bishop`, slot_id =
@@ -9,15 +10,8 @@ import { BISHOP, nameKey } from '../callings/callings.repository.ts'
 function wardQuery(db: Executor) {
   return db
     .selectFrom('wards as w')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('calling_slots as s')
-          .innerJoin('callings as c', 'c.id', 's.calling_id')
-          .select(['s.ward_id', 's.user_id'])
-          .where('c.key', '=', BISHOP)
-          .as('b'),
-      (join) => join.onRef('b.ward_id', '=', 'w.id'),
+    .leftJoin(seatsWithKey(db, [BISHOP]).select(['cs.ward_id', 'cs.user_id']).as('b'), (join) =>
+      join.onRef('b.ward_id', '=', 'w.id'),
     )
     .select(['w.id', 'w.name', 'w.start_time', 'w.speaking_sunday', 'b.user_id as bishop_id'])
 }

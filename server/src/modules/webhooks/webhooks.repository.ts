@@ -1,7 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { Webhook, WebhookDelivery, WebhookEvent, WebhookFormat } from '@stake/contract'
 import type { Executor } from '../../db/types.ts'
-import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import type { WebhookDeliveriesTable, WebhooksTable } from './webhooks.tables.ts'
 
 export type WebhookRow = Selectable<WebhooksTable>
@@ -102,29 +101,18 @@ export async function forgetPendingNames(db: Executor, webhookId: number): Promi
     .execute()
 }
 
-/** The webhook subscriber: the proposal events webhooks may subscribe to become deliveries. */
-export async function webhookDeliveries(trx: Executor, _deps: EventDeps, event: DomainEvent): Promise<void> {
-  if (!('proposalId' in event)) return
-  const hook: WebhookEvent | undefined =
-    event.kind === 'proposal.move'
-      ? event.to === 'declined'
-        ? 'declined'
-        : 'stage_changed'
-      : {
-          'proposal.create': 'proposal_created' as const,
-          'interview.assign': 'interview_assigned' as const,
-          'comment.create': 'comment' as const,
-        }[event.kind]
-  if (hook) await enqueueWebhooks(trx, hook, event.proposalId, event.at)
-}
-
 /**
  * One delivery per webhook subscribed to `event`, with the proposal's facts
  * as they are now in the caller's transaction, in one INSERT ... SELECT
  * (docs/api-reference.md §11: written with the change, or not at all). Names are copied
  * only for webhooks that include them; the spouse never.
  */
-async function enqueueWebhooks(db: Executor, event: WebhookEvent, proposalId: number, at: string): Promise<void> {
+export async function enqueueWebhooks(
+  db: Executor,
+  event: WebhookEvent,
+  proposalId: number,
+  at: string,
+): Promise<void> {
   await db
     .insertInto('webhook_deliveries')
     .columns([
