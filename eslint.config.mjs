@@ -58,11 +58,24 @@ export default tseslint.config(
       'server/src/test/**',
       '**/*.test.ts',
       'server/src/{app,main,startup,cli,cli.commands,subscribers}.ts',
+      'server/src/demo/**',
       'server/src/jobs/jobs.ts',
       'server/src/db/schema.ts',
+      'server/src/{database,rls-guard}.ts',
+      'server/src/delivery/outbox.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: LAYERS }] }],
+    },
+  },
+  {
+    // These read the table declarations (modules/tables.ts) and no other part of a module.
+    files: ['server/src/{database,rls-guard}.ts', 'server/src/delivery/outbox.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/modules/**', '!**/modules/tables.ts'], message: LAYERS }] },
+      ],
     },
   },
   {

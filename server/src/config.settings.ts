@@ -209,9 +209,9 @@ export const SETTINGS: SettingDoc[] = [
   },
 ]
 
-export const CONFIG_TABLE_BEGIN =
+const CONFIG_TABLE_BEGIN =
   '<!-- configuration table: npm run docs:config writes it from server/src/config.settings.ts -->'
-export const CONFIG_TABLE_END = '<!-- end of the configuration table -->'
+const CONFIG_TABLE_END = '<!-- end of the configuration table -->'
 
 /** The README's configuration table, as markdown. */
 export function configTable(settings: SettingDoc[] = SETTINGS): string {

@@ -3,12 +3,16 @@ import { Id, Timestamp } from './common.ts'
 
 /** Accounts without an administrator in the loop (docs/api-reference.md §16). */
 
-/** `POST /users/{id}/invite`: mailed, or a link for the administrator to pass on when mail is off. */
-export const InvitationSent = Type.Object({
-  sent: Type.Boolean(),
-  /** Only when `sent` is false: the Welcome link, to pass on by hand. */
-  url: Type.Optional(Type.String()),
-})
+/** A link mailed, or (mail off) the link itself for the administrator to hand over. */
+const LinkSent = () =>
+  Type.Object({
+    sent: Type.Boolean(),
+    /** Only when `sent` is false: the link, to pass on by hand. */
+    url: Type.Optional(Type.String()),
+  })
+
+/** `POST /users/{id}/invite`: the Welcome link. */
+export const InvitationSent = LinkSent()
 export type InvitationSent = Static<typeof InvitationSent>
 
 /** An invitation not accepted yet (the users page): the newest one per user. */
@@ -54,8 +58,8 @@ export const PasswordResetRequested = Type.Object({ detail: Type.String(), mail:
 export type PasswordResetRequested = Static<typeof PasswordResetRequested>
 
 /** `POST /users/{id}/reset-link`: mailed, or (mail off) the link for the administrator to hand over. */
-export const ResetLinkSent = InvitationSent
-export type ResetLinkSent = InvitationSent
+export const ResetLinkSent = LinkSent()
+export type ResetLinkSent = Static<typeof ResetLinkSent>
 
 export const PasswordResetConfirmBody = Type.Object({
   token: Type.String({ maxLength: 200 }),

@@ -6,14 +6,14 @@ import type { Database } from '../db/database.ts'
 import { describeDemo } from './demo.describe.ts'
 import { seedDemo, type DemoResult } from './demo.seed.ts'
 
-export const DEMO_STAKE_NAME = 'Demo Stake'
+const DEMO_STAKE_NAME = 'Demo Stake'
 
 /**
  * A demo stake in `database` (docs/demo.md), made through an app of its own
  * that has no mail: nothing is ever sent to the demo's invented addresses,
  * whatever the deployment's SMTP_URL.
  */
-export async function createDemoStake(
+async function createDemoStake(
   database: Pick<Database, 'db' | 'dialect'>,
   config: Config,
   stakeName = DEMO_STAKE_NAME,

@@ -20,7 +20,7 @@ import type { DemoPerson } from './demo.people.ts'
 import { seedProposals, type DemoCast } from './demo.proposals.ts'
 import { seedWeek } from './demo.week.ts'
 
-export interface DemoAccount {
+interface DemoAccount {
   role: 'president' | 'clerk' | 'high_councilor' | 'bishop'
   name: string
   email: string

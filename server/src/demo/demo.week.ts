@@ -23,7 +23,7 @@ const addDays = (date: string, days: number): string => {
 }
 
 /** The coming Sunday (today when it is one) and the three after it. */
-export function comingSundays(now: Date, timeZone: string, count = 4): string[] {
+function comingSundays(now: Date, timeZone: string, count = 4): string[] {
   const today = localToday(now, timeZone)
   const first = addDays(today.date, (7 - today.weekday) % 7)
   return Array.from({ length: count }, (_, i) => addDays(first, 7 * i))

@@ -18,7 +18,7 @@ export type SessionCheck = (
   now: Date,
 ) => Promise<{ user: User; permissions: ReadonlySet<Permission> } | null>
 
-export interface AuthOptions {
+interface AuthOptions {
   tokens: TokenIssuer
   clock: Clock
   checkSession: SessionCheck

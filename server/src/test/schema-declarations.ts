@@ -9,7 +9,7 @@ import { isStakeTable, isTransferred, type TableDescriptor } from '../db/table.t
  * PostgreSQL information_schema, pg_class (row-level security and FORCE) and
  * pg_policies.
  */
-export interface ActualTable {
+interface ActualTable {
   columns: ReadonlySet<string>
   /** PostgreSQL only: ROW LEVEL SECURITY enabled and forced, and how many policies. */
   rls?: { enabled: boolean; forced: boolean; policies: number }

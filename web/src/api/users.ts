@@ -29,9 +29,6 @@ export function useUsers(filters: UserFilters, enabled = true) {
   })
 }
 
-/** How many active users there are (one row; the total comes in X-Total-Count). */
-export const useActiveUserCount = (enabled: boolean) => useUsers({ limit: 1, active: true, offset: 0 }, enabled)
-
 /**
  * Active users (id and name): enough to show who commented or to pick an
  * interviewer. Callers without users.manage get exactly this from the server.

@@ -17,7 +17,7 @@ export interface Argon2Params {
  * cores finish no sooner: a burst of sign-ins waits its turn instead of
  * growing the process (docs/performance.md).
  */
-export const HASH_CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()))
+const HASH_CONCURRENCY = Math.max(1, Math.min(4, os.availableParallelism()))
 
 /** argon2id with explicit cost parameters (production values come from config). */
 export class PasswordHasher implements Hasher {

@@ -32,7 +32,7 @@ type Answer =
   | { ok: false; limit: 'pages' | 'items' | null; password: boolean; message: string | null }
 
 /** The PDF's text items, read on a worker thread within the limits. */
-export function readPdfItems(body: Buffer, signal?: AbortSignal): Promise<PdfItem[]> {
+function readPdfItems(body: Buffer, signal?: AbortSignal): Promise<PdfItem[]> {
   return new Promise<PdfItem[]>((resolve, reject) => {
     // A copy the thread owns (a pooled Buffer shares its memory with others).
     const data = new Uint8Array(body)

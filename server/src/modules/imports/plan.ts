@@ -85,7 +85,7 @@ export interface Plan {
   persons: Person[]
 }
 
-export const emailKeyOf = (email: string): string => email.trim().toLowerCase()
+const emailKeyOf = (email: string): string => email.trim().toLowerCase()
 
 /** Case-, accent- and spacing-insensitive. */
 const nameKeyOf = (fname: string, lname: string): string => `${fold(fname)}|${fold(lname)}`
@@ -528,7 +528,7 @@ const words = (s: string) => fold(s).split(' ').filter(Boolean)
  * middle name added ("Raelyn" / "Raelyn Kay") or a preferred short form
  * ("Sam" / "Samuel B").
  */
-export function possibleMatches(users: SnapshotUser[], fname: string, lname: string): SnapshotUser[] {
+function possibleMatches(users: SnapshotUser[], fname: string, lname: string): SnapshotUser[] {
   const last = fold(baseLastName(lname))
   const mine = words(fname)
   return users.filter((u) => {

@@ -22,7 +22,7 @@ export interface SegRow {
   organization: string | null
 }
 
-export interface SegTable {
+interface SegTable {
   header: string[]
   rows: SegRow[]
   /** The table's own "Count: N" line, compared with the rows read. */

@@ -33,7 +33,7 @@ const splitLine = (line: string, sep: ',' | '\t'): string[] => {
  * starts with the site's menu and title): tabs first, then commas. `null`
  * when no line is a header row.
  */
-export function findSeparator(text: string, only: ',' | '\t' | null): ',' | '\t' | null {
+function findSeparator(text: string, only: ',' | '\t' | null): ',' | '\t' | null {
   const seps = only ? [only] : (['\t', ','] as const)
   for (const line of text.split(/\r?\n/)) {
     for (const sep of seps) {
@@ -44,7 +44,7 @@ export function findSeparator(text: string, only: ',' | '\t' | null): ',' | '\t'
 }
 
 /** The records of delimited text with their line numbers (1 = the first line). */
-export function readRecords(text: string, delimiter: ',' | '\t' | null): { line: number; cells: string[] }[] {
+function readRecords(text: string, delimiter: ',' | '\t' | null): { line: number; cells: string[] }[] {
   const body = text.replace(/^\uFEFF/, '')
   const sep = findSeparator(body, delimiter) ?? delimiter ?? (body.includes('\t') ? '\t' : ',')
   try {

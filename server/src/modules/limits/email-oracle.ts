@@ -11,7 +11,7 @@ import { countHit, emailOwners, liveKeys, peekHits } from './limits.repository.t
 /** Who is told: a stake (user creation and imports share its budget), or a client address (signup, no stake yet). */
 export type Asker = { stakeId: number } | { address: string }
 
-export interface Screened {
+interface Screened {
   /** Emails a user of another stake has, and this asker may be told so. */
   taken: Set<string>
   /**
@@ -39,7 +39,7 @@ const toldKey = (asker: string, key: string) => `${asker}:${crypto.createHash('s
  * uniqueness answers for them). Counts are in `rate_limits`, so every
  * instance shares them. Keys are compared as `emailKey` (lower, trimmed).
  */
-export async function screenEmails(
+async function screenEmails(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   asker: Asker,
   emails: (string | null | undefined)[],

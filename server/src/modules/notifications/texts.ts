@@ -101,7 +101,7 @@ const resources = {
   },
 } as const
 
-export type Language = keyof typeof resources
+type Language = keyof typeof resources
 
 const instance = i18next.createInstance()
 void instance.init({
@@ -113,7 +113,7 @@ void instance.init({
   interpolation: { escapeValue: false },
 })
 
-export const languageOf = (value: string | null | undefined): Language => (value === 'es' ? 'es' : 'en')
+const languageOf = (value: string | null | undefined): Language => (value === 'es' ? 'es' : 'en')
 
 export function translator(language: string | null | undefined): TFunction {
   return instance.getFixedT(languageOf(language))

@@ -25,7 +25,7 @@ function option(args: string[], name: string, fallback: string): string {
 const quoted = (password: string) => `'${password.replace(/'/g, "''")}'`
 
 /** The statements, in order (placeholders for the passwords when printed). */
-export function rolesSql(owner: string, app: string, database: string, passwords: { owner: string; app: string }) {
+function rolesSql(owner: string, app: string, database: string, passwords: { owner: string; app: string }) {
   const create = (role: string, password: string) => `DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN
     CREATE ROLE ${role} LOGIN PASSWORD ${quoted(password)} NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;

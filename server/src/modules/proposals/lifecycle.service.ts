@@ -22,7 +22,7 @@ const notHeld = () =>
     'The interview was scheduled but is not marked held; mark it held, or say it was not needed',
   )
 /** What the history says when a manager moves on without the scheduled interview. */
-export const WAIVED_NOTE = 'Interview not needed'
+const WAIVED_NOTE = 'Interview not needed'
 
 /** The steps a manager takes by name (docs/api-reference.md §7); each is valid at one stage only. */
 export type NamedStep = 'sustain' | 'set_apart' | 'ordain' | 'record'

@@ -40,10 +40,10 @@ type Referenced = 'users' | 'wards' | 'callings' | 'proposals' | 'webhooks'
  * both from the tables' declarations (`<domain>.tables.ts`, gathered in
  * modules/tables.ts).
  */
-export const TRANSFER_TABLES = TRANSFERRED as readonly (Omit<(typeof TRANSFERRED)[number], 'refs'> & {
+const TRANSFER_TABLES = TRANSFERRED as readonly (Omit<(typeof TRANSFERRED)[number], 'refs'> & {
   refs?: Record<string, Referenced>
 })[]
-export { NOT_TRANSFERRED, DELETE_ORDER }
+export { NOT_TRANSFERRED }
 
 const REFERENCED: readonly Referenced[] = [...new Set(TRANSFER_TABLES.flatMap((s) => Object.values(s.refs ?? {})))]
 

@@ -7,7 +7,7 @@ import { useNotify } from '../../components/Notice'
 import { ErrorMessage, Field } from '../../components/ui'
 
 /** Today as the browser's calendar says (YYYY-MM-DD), the date fields' default. */
-export function today(): string {
+function today(): string {
   const d = new Date()
   return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 10)
 }
