@@ -124,6 +124,22 @@ describe(
       assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429])
     })
 
+    it('an anonymous write limit (S21) is counted in the database: the 21st reset request is 429 wherever it lands', async () => {
+      const ask = (i: number) =>
+        request(`${proxy.base}/api/auth/password-reset`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `nobody-${i}@example.org` }),
+        })
+      const statuses: number[] = []
+      for (let i = 0; i < 21; i++) statuses.push((await ask(i)).status)
+      // Twenty spread over three instances, then the limit holds at every one of them.
+      assert.deepEqual(statuses, [...Array(20).fill(202), 429])
+      const again = await ask(99)
+      assert.equal(again.status, 429)
+      assert.ok(Number(again.headers.get('retry-after')) > 0)
+    })
+
     it('refresh rotates at one instance and detects reuse at another', async () => {
       const first = await login('admin@example.com', CHOSEN_PASSWORD)
       assert.equal(first.status, 200)
