@@ -106,7 +106,7 @@ function viewsOf(seeded: Awaited<ReturnType<typeof seedStake>>): string[] {
 }
 
 describe('the stakes migration: an existing database becomes stake 1 and works as before', () => {
-  const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true' })
+  const t = useTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', PUSH_ALLOW_PRIVATE: 'true' })
   let seeded: Awaited<ReturnType<typeof seedStake>>
   let original: Rows
   let answers: Map<string, string>

@@ -248,6 +248,7 @@ const MATRIX: Record<string, Entry> = {
   'PATCH /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
   'DELETE /api/auth/passkeys/{id}': { params: ({ b }) => ({ id: b.passkey }) },
   'POST /api/users/{id}/invite': user,
+  'POST /api/users/{id}/reset-link': user,
 }
 
 /** Valid bodies (as A's own data would need them), by operationId. */

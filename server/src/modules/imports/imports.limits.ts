@@ -15,6 +15,9 @@ const limited = (message: string) => new AppError(429, 'import_limit', message, 
 /** Stakes whose report is being read now, in this server process. */
 const reading = new Set<number>()
 
+/** How many stakes' reports are being read now (the tests wait for a read to be under way). */
+export const readsInProgress = (): number => reading.size
+
 /** Runs `read` as the stake's only read; a second one meanwhile is refused. */
 export async function oneReadPerStake<T>(read: () => Promise<T>): Promise<T> {
   const stake = currentStakeId()

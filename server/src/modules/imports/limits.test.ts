@@ -5,6 +5,8 @@ import { useTestApp } from '../../test/harness.ts'
 import { ALL_PERMISSIONS, signedIn, unique } from '../../test/factories.ts'
 import { expectError } from '../../test/callings.fixtures.ts'
 import { csv, MEMBER_LIST_HEADER, postReport } from '../../test/imports.fixtures.ts'
+import { waitFor } from '../../test/process.ts'
+import { readsInProgress } from './imports.limits.ts'
 
 /**
  * The bounds of importing (docs/api-reference.md §15): over a limit a clear
@@ -66,9 +68,14 @@ describe('imports are bounded', () => {
   it('one report read at a time per stake: a second meanwhile → 429', async () => {
     const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
     const doc = await PDFDocument.create()
-    doc.addPage([612, 792]).drawText('Name    Phone', { x: 40, y: 700, size: 9 })
+    // Long enough to read that the second request arrives while it is read.
+    for (let page = 0; page < 60; page++) {
+      const p = doc.addPage([612, 792])
+      for (let line = 0; line < 40; line++)
+        p.drawText(`Name ${page}-${line}    Phone`, { x: 40, y: 750 - line * 16, size: 9 })
+    }
     const slow = postReport(t, a.token, Buffer.from(await doc.save()), 'application/pdf')
-    await new Promise((r) => setTimeout(r, 300))
+    assert.ok(await waitFor(() => readsInProgress() > 0, 20_000), 'the first report was never read')
     const second = await postReport(t, a.token, tiny(unique('Busy')), 'text/csv')
     expectError(second, 429, 'import_limit')
     assert.match(second.body, /one import is read at a time/)
