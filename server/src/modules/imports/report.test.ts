@@ -148,7 +148,7 @@ describe('LCR reports: reading the table', () => {
     const pdf = await lcrPdf('Members with Callings', MEMBERS_WITH_CALLINGS_HEADER, rows, { rowsPerPage: 30 })
     const report = readReport(await readTable(pdf, 'application/pdf'), 'auto')
     assert.equal(report.kind, 'callings')
-    assert.deepEqual(report.ignored_columns, ['Gender', 'Age', 'Birth Date'])
+    assert.deepEqual(report.ignored_columns, ['Gender', 'Age', 'Birth Date', 'Set Apart'])
     assert.equal(report.rows.length, 95)
     assert.deepEqual(report.problems, [])
     assert.deepEqual(report.rows[94], {
