@@ -21,7 +21,7 @@ for (const size of [
     const ward = await createWard(admin, unique('Brookside '))
     const member = await createUser(request, admin, unique('Ines'), unique('Vale'))
     const released = await createUser(request, admin, unique('Tomas'), unique('Ruiz'))
-    const calling = await admin.req('POST', '/api/callings/', { name: unique('Ward Librarian '), max_slots: 2 })
+    const calling = await admin.req('POST', '/api/callings/', { name: unique('Librarian '), max_slots: 2 })
     await admin.req('PUT', `/api/callings/${calling.id}/1`, { user_id: released.id })
 
     const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })

@@ -217,9 +217,12 @@ test('an ordination: bishop (phone) → votes → interview → high council →
     await expectAccessible(mp, 'board filtered to ordinations (desktop)')
     await mp.goto(`/proposals/${id}`)
     await expect(mp.locator('.stage-track [aria-current="step"]')).toHaveText('Ordain')
+    // Ordained and recorded are dated steps: each asks for its date (today by default).
     await mp.getByRole('button', { name: 'Forward to Record →' }).click()
+    await mp.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
     await expect(mp.locator('.stage-track [aria-current="step"]')).toHaveText('Record')
     await mp.getByRole('button', { name: 'Forward to Done →' }).click()
+    await mp.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click()
     await expect(mp.getByText('Stage changed.').first()).toBeVisible()
     await expect.poll(async () => (await admin.req('GET', `${P}/${id}`)).stage).toBe('done')
     await expectAccessible(mp, 'ordination done (desktop)')
