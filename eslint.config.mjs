@@ -129,6 +129,16 @@ export default tseslint.config(
     ...reactHooks.configs.flat.recommended,
   },
   {
+    // Web size rule (docs/decisions.md, "Web file and function sizes"): a production file
+    // stays within 300 lines and a function within 100, blank lines and comments not counted.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'web/src/test/**'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // The data layer is below the UI: web/src/api/** takes what it needs from the UI
     // (a sign-in's beginSession, ...) as arguments and imports no component, page or auth screen.
     files: ['web/src/api/**/*.{ts,tsx}'],

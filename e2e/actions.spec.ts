@@ -64,7 +64,7 @@ test('the "Needs me" badge and the title count what awaits the user, and drop wh
       .getByRole('article', { name })
       .getByRole('button', { name: `Approve ${name}` })
       .click()
-    await expect(page.getByText('Approval recorded.')).toBeVisible()
+    await expect(page.getByText('Approval recorded.')).toBeVisible({ timeout: 15_000 })
 
     const after = before.count - 1
     if (after > 0) {

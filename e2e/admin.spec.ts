@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, signInPage, unique } from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, navigateTo, signInPage, unique } from './api'
 
 test('an administrator creates a user (temporary password shown once) and fills a seat with them', async ({
   browser,
@@ -10,7 +10,7 @@ test('an administrator creates a user (temporary password shown once) and fills 
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
 
   // Create the user.
-  await page.getByRole('link', { name: 'Users' }).click()
+  await navigateTo(page, 'Users')
   await expect(page.getByRole('heading', { name: 'Users' })).toBeVisible()
   await page.getByRole('button', { name: 'New user' }).click()
   const dialog = page.getByRole('dialog')
@@ -35,7 +35,7 @@ test('an administrator creates a user (temporary password shown once) and fills 
   await expect(page.getByRole('cell', { name: email })).toBeVisible()
 
   // Fill a High Councilor seat with the new user, through the user picker.
-  await page.getByRole('link', { name: 'Callings' }).click()
+  await navigateTo(page, 'Callings')
   await expect(page.getByRole('heading', { name: 'Callings' })).toBeVisible()
   await page.getByLabel('Search').fill('High Councilor')
   await page.getByRole('button', { name: 'Search', exact: true }).click()

@@ -148,6 +148,19 @@ export async function seat(admin: Api, key: string, userId: number): Promise<num
   return free.slot_id
 }
 
+/** Seats the user in the calling's first seat, vacating it if needed; returns how to give it back. */
+export async function takeSeat(admin: Api, key: string, userId: number): Promise<() => Promise<void>> {
+  const calling = await callingByKey(admin, key)
+  const slot = calling.slots[0]
+  const before = slot.user_id ?? slot.user?.id ?? null
+  if (before !== null) await admin.req('DELETE', `/api/callings/${calling.id}/${slot.slot_id}`)
+  await admin.req('PUT', `/api/callings/${calling.id}/${slot.slot_id}`, { user_id: userId })
+  return async () => {
+    await admin.raw('DELETE', `/api/callings/${calling.id}/${slot.slot_id}`)
+    if (before !== null) await admin.raw('PUT', `/api/callings/${calling.id}/${slot.slot_id}`, { user_id: before })
+  }
+}
+
 export async function createWard(
   admin: Api,
   name: string,
@@ -167,4 +180,20 @@ export async function signInPage(browser: Browser, account: { email: string; pas
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
   return page
+}
+
+/**
+ * Follows a link of the top navigation, through its "More" menu when the bar
+ * had no room for it (what fits depends on the screen, the language and
+ * whether "Needs me" shows).
+ */
+export async function navigateTo(page: Page, name: string, more = 'More'): Promise<void> {
+  const nav = page.getByTestId('mainnav')
+  const link = nav.getByRole('link', { name })
+  const moreButton = nav.getByRole('button', { name: more })
+  // Wait for the bar to render before asking which of the two it shows.
+  await expect(link.or(moreButton).first()).toBeVisible()
+  if (await link.isVisible()) return link.click()
+  await moreButton.click()
+  await page.getByRole('menuitem', { name }).click()
 }

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import ICAL from 'ical.js'
+import { expectAccessible } from './axe'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, login, signInPage, unique, Api } from './api'
 
 /**
@@ -39,15 +39,6 @@ async function phonePage(browser: Browser, url: string): Promise<Page> {
   return page
 }
 
-async function expectAccessible(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze()
-  const bad = results.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')
-  expect(
-    bad.map((v) => `${v.impact} ${v.id}: ${v.help}`),
-    what,
-  ).toEqual([])
-}
-
 const tokenOf = (url: string) => url.split('#')[1]!
 
 test('a member books, moves and cancels through the link on a phone; the feed shows it', async ({
@@ -67,7 +58,7 @@ test('a member books, moves and cancels through the link on a phone; the feed sh
   const slots = page.locator('.booking-slot')
   await slots.first().click()
   await page.getByRole('button', { name: /^Book / }).click()
-  await expect(page.getByText('Your interview is booked.')).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Your interview is booked', level: 1 })).toBeVisible()
   const api = (await request.get(`/api/appointments/book/${tokenOf(url)}`)).json()
   const first = (await api).booking.starts_at as string
 
@@ -116,7 +107,7 @@ test('two people take the same time at once: one booking, one "that time was jus
   }
   await Promise.all(pages.map((page) => page.getByRole('button', { name: /^Book / }).click()))
   const outcome = async (page: Page) => {
-    const booked = page.getByText('Your interview is booked.')
+    const booked = page.getByRole('heading', { name: 'Your interview is booked', level: 1 })
     const taken = page.getByText('That time was just taken. Please choose another.')
     await expect(booked.or(taken)).toBeVisible()
     return (await booked.isVisible()) ? 'booked' : 'taken'
@@ -184,10 +175,12 @@ test('the interviews page: weekly times saved, a booking link made for a free in
   await page.getByRole('button', { name: 'Add a weekly time' }).click()
   const row = page.getByRole('group', { name: 'Time 1' })
   await row.getByLabel('Day').selectOption({ label: 'Wednesday' })
+  await page.getByLabel('Where you hold interviews').fill('https://meet.example.org/mona')
   await page.getByRole('button', { name: 'Save my times' }).click()
   await expect(page.getByText('Your interview times are saved.')).toBeVisible()
   const saved = await new Api(request, manager.email, manager.password).req('GET', '/api/appointments/availability')
   expect(saved.weekly).toEqual([{ weekday: 3, start_minute: 18 * 60, end_minute: 20 * 60 }])
+  expect(saved.place).toBe('https://meet.example.org/mona')
 
   await page.getByLabel("Person's name").fill('Walter Walk-in')
   await page.getByRole('button', { name: 'Make the link' }).click()
@@ -216,6 +209,8 @@ test('a proposal’s interview: a booking link from the proposal page; the booki
     await admin.req('POST', `/api/calling-kanban/proposals/${proposal.id}/interview?interviewer_id=${ivan.id}`)
     const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
     await page.goto(`/proposals/${proposal.id}`)
+    // "Schedule interview" offers both ways; the link is the second.
+    await page.getByLabel('Send the member a booking link').check()
     const form = page.getByRole('form', { name: 'Send a booking link' })
     await expect(form).toContainText(`${proposal.fname} Booker chooses one of ${ivan.fname} Interviewer’s free times`)
     await form.getByLabel('Length').selectOption('45')
@@ -229,7 +224,7 @@ test('a proposal’s interview: a booking link from the proposal page; the booki
     await expect(booking.getByText(new RegExp(`${proposal.fname} Booker, choose a time`))).toBeVisible()
     await booking.locator('.booking-slot').first().click()
     await booking.getByRole('button', { name: /^Book / }).click()
-    await expect(booking.getByText('Your interview is booked.')).toBeVisible()
+    await expect(booking.getByRole('heading', { name: 'Your interview is booked', level: 1 })).toBeVisible()
     const interview = await admin.req('GET', `/api/calling-kanban/proposals/${proposal.id}/interview`)
     expect(interview.interviewer_id).toBe(ivan.id)
     expect(interview.scheduled_for).not.toBeNull()

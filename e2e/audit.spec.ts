@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, signInPage, unique } from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, createWard, navigateTo, signInPage, unique } from './api'
 
 /** docs/api-reference.md §13: the audit page lists the changes just made, in plain words, and its filters narrow it. */
 
@@ -27,7 +27,7 @@ test('desktop: the audit log lists a change just made; who, what and when filter
   ).toBe(401)
 
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit log' }).click()
+  await navigateTo(page, 'Audit log')
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible()
   const list = page.getByRole('list', { name: 'Audit log' })
   const wardLine = list.getByText(`${ADMIN} created the ward ${ward}`)
@@ -121,7 +121,7 @@ test('in Spanish: the audit page and its sentences speak the reader’s language
   await page.getByLabel(/Email|Correo/).fill(reader.email)
   await page.getByLabel(/Password|Contraseña/).fill(reader.password)
   await page.getByRole('button', { name: /Sign in|Iniciar sesión/ }).click()
-  await page.getByRole('navigation').getByRole('link', { name: 'Auditoría' }).click()
+  await navigateTo(page, 'Auditoría', 'Más')
   await expect(page.getByRole('heading', { name: 'Registro de auditoría' })).toBeVisible()
   await expect(page.getByText(`${ADMIN} creó el barrio ${ward}`)).toBeVisible()
   await page.getByLabel('Qué').selectOption({ label: 'Todo: Barrios' })

@@ -19,7 +19,7 @@ import {
  * The board: a "Needs me" view first, stages as tabs with counts
  * on a phone, "2 of 3 approvals" and who is still to vote, auto-advance
  * announced, confirmation before a forward move past missing votes, the
- * keyboard and "Move to…" moves keeping focus on the moved card, the
+ * keyboard and the card menu's moves keeping focus on the moved card, the
  * administrator's setup checklist, and axe: 0 critical, 0 serious — at
  * phone (390×844) and desktop size. Seats taken here are given back.
  */
@@ -118,8 +118,10 @@ for (const size of [DESKTOP, PHONE]) {
         await expect(pending).toContainText(`${hcA.fname} ${hcA.lname}`)
         await expect(pending).toContainText(`${hcB.fname} ${hcB.lname}`)
 
+        // One tap, undoable: sent once the countdown ends.
         await card.getByRole('button', { name: `Approve ${p.name}` }).click()
-        await expect(page.getByText('Approval recorded.')).toBeVisible()
+        await expect(card.getByTestId('quick-waiting')).toContainText(/Approving in [1-5]…/)
+        await expect(page.getByText('Approval recorded.')).toBeVisible({ timeout: 15_000 })
         await expect(card.getByTestId('tally')).toHaveText('1 of 3 approvals')
         await expect(pending).not.toContainText(`${hcA.fname} ${hcA.lname}`)
         await expect(pending).toContainText(`${hcB.fname} ${hcB.lname}`)
@@ -158,7 +160,7 @@ for (const size of [DESKTOP, PHONE]) {
         await expect(card.getByTestId('tally')).toHaveText('2 of 3 approvals')
         await card.getByRole('button', { name: `Approve ${p.name}` }).click()
         const notice = page.getByTestId('board-notice')
-        await expect(notice).toHaveText(`${p.name}: moved to Interview after 3 approvals.`)
+        await expect(notice).toHaveText(`${p.name}: moved to Interview after 3 approvals.`, { timeout: 15_000 })
         await expect(notice).toHaveAttribute('aria-live', 'polite')
         await page.context().close()
       } finally {
@@ -166,7 +168,7 @@ for (const size of [DESKTOP, PHONE]) {
       }
     })
 
-    test(`${label}: a forward move past missing votes asks first, naming who has not voted; "Move to…" keeps focus on the card`, async ({
+    test(`${label}: a forward move past missing votes asks first, naming who has not voted; the card menu keeps focus on the card`, async ({
       browser,
       request,
     }) => {
@@ -196,10 +198,10 @@ for (const size of [DESKTOP, PHONE]) {
         }
         const card = column(page, 'hc_approval').getByTestId(`card-${p.id}`)
         await expect(card).toBeVisible()
-        const menu = card.getByRole('button', { name: `Move to… (${p.name})` })
+        const menu = card.getByRole('button', { name: `Actions for ${p.name}` })
         await menu.click()
-        // Only the valid moves: one stage forward, one back.
-        const items = page.getByRole('menuitem')
+        // Only the valid moves: one stage forward, one back (beside Remind).
+        const items = page.getByRole('menuitem').filter({ hasText: /^(Forward|Back) to/ })
         await expect(items).toHaveText(['Forward to Interview', 'Back to Presidency approval'])
         await items.filter({ hasText: 'Forward to Interview' }).click()
 
@@ -218,13 +220,13 @@ for (const size of [DESKTOP, PHONE]) {
         const moved = column(page, 'interview').getByTestId(`card-${p.id}`)
         await expect(moved).toBeVisible()
         await expect(card).toHaveCount(0)
-        await expect(moved.getByRole('button', { name: `Move to… (${p.name})` })).toBeFocused()
+        await expect(moved.getByRole('button', { name: `Actions for ${p.name}` })).toBeFocused()
         if (phone) await expect(page.getByRole('tab', { name: /^Interview/ })).toHaveAttribute('aria-selected', 'true')
         await expect(page.getByTestId('board-notice')).toHaveText(`${p.name} moved to Interview.`)
         expect((await admin.req('GET', `/api/calling-kanban/proposals/${p.id}`)).stage).toBe('interview')
 
         // A move back asks nothing.
-        await moved.getByRole('button', { name: `Move to… (${p.name})` }).click()
+        await moved.getByRole('button', { name: `Actions for ${p.name}` }).click()
         await page.getByRole('menuitem', { name: 'Back to High council approval' }).click()
         await expect(page.getByRole('dialog')).toHaveCount(0)
         await expect(column(page, 'hc_approval').getByTestId(`card-${p.id}`)).toBeVisible()
@@ -279,7 +281,12 @@ test('desktop: a keyboard move lands on the next valid stage only, and focus sta
     column(page, stage)
       .getByTestId(`card-${r.id}`)
       .getByRole('button', { name: `Drag ${r.name}` })
-  await handle('sustain').focus()
+  // The page settles first (what loads after the board may take the focus once), then the handle holds it.
+  await page.waitForLoadState('networkidle')
+  await expect(async () => {
+    await handle('sustain').focus()
+    await expect(handle('sustain')).toBeFocused({ timeout: 1_000 })
+  }).toPass()
   await page.keyboard.press('Space')
   // A release skips "Set apart": during the drag that column is dimmed and refuses the card.
   await expect(column(page, 'set_apart')).toHaveClass(/column-refuse/)
@@ -293,6 +300,53 @@ test('desktop: a keyboard move lands on the next valid stage only, and focus sta
   expect((await admin.req('GET', `/api/calling-kanban/proposals/${r.id}`)).stage).toBe('record')
   // The screen reader heard plain words, not the library's defaults.
   await expect(page.locator('[id^="DndLiveRegion"]')).toContainText(`${r.name} was dropped on Record.`)
+  await page.context().close()
+})
+
+test('phone: the first tab is the one holding what awaits you, and it stays when that is fetched again', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const manager = await createUser(request, admin, 'Marta', unique('Pestana'))
+  await admin.req('PUT', `/api/users/${manager.id}/permissions`, { permissions: ['proposals.manage'] })
+  const ward = await createWard(admin, unique('Distrito Sur '))
+  // A card at the first stage, and one at Interview that awaits the manager (no interviewer yet).
+  const early = await proposalAt(admin, ward.id, 'sp_approval', unique('Primo'))
+  const waiting = await releaseAtInterview(admin, ward.id, unique('Segundo'))
+
+  const page = await (await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })).newPage()
+  // The page's clock, to reach the minute after which what awaits the caller is fetched again.
+  await page.clock.install()
+  // What awaits the caller arrives well after the board.
+  await page.route('**/api/actions', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    await route.continue()
+  })
+  await page.goto('/signin')
+  await page.getByLabel('Email').fill(manager.email)
+  await page.getByLabel('Password').fill(manager.password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+
+  // The tabs show once the first tab is known: at once on Interview, not on the first stage and then elsewhere.
+  const tablist = page.getByRole('tablist', { name: 'Stages' })
+  await expect(tablist).toBeVisible()
+  expect(await tablist.getByRole('tab', { selected: true }).textContent()).toMatch(/^Interview/)
+  await expect(column(page, 'interview').getByTestId(`card-${waiting.id}`)).toBeVisible()
+
+  // Once someone else is to interview it no longer awaits him; fetched again, the tab does not move.
+  await page.unroute('**/api/actions')
+  const interviewer = await createUser(request, admin, 'Elena', unique('Entrevista'))
+  await admin.req('PUT', `/api/users/${interviewer.id}/permissions`, { permissions: ['proposals.view'] })
+  await admin.req('POST', `/api/calling-kanban/proposals/${waiting.id}/interview?interviewer_id=${interviewer.id}`)
+  const refetched = page.waitForResponse((r) => r.url().endsWith('/api/actions'))
+  await page.clock.fastForward('01:01')
+  await refetched
+  await expect(page.getByTestId('needs-me-view').getByText(waiting.name)).toHaveCount(0)
+  await expect(tablist.getByRole('tab', { selected: true })).toHaveText(/^Interview/)
+  await expect(column(page, 'interview').getByTestId(`card-${waiting.id}`)).toBeVisible()
+  await tablist.getByRole('tab', { name: /^Presidency approval/ }).click()
+  await expect(column(page, 'sp_approval').getByTestId(`card-${early.id}`)).toBeVisible()
   await page.context().close()
 })
 
@@ -362,6 +416,9 @@ test.describe('the setup checklist', () => {
             lname: 'Else',
             active: true,
             force_password_reset: false,
+            // Signed in with a password of their own: not a roster entry.
+            roster: false,
+            ward_id: null,
             language: 'en',
             created_at: '2026-01-01T00:00:00.000Z',
             updated_at: '2026-01-01T00:00:00.000Z',

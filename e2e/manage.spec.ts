@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, signInPage, unique } from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, navigateTo, signInPage, unique } from './api'
 
 test('wards: create with a meeting time and a bishop, then edit', async ({ browser, request }) => {
   const admin = await adminApi(request)
   const bishop = await createUser(request, admin, unique('Bish'), 'Oduya')
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
-  await page.getByRole('link', { name: 'Wards' }).click()
+  await navigateTo(page, 'Wards')
   await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
   await page.getByRole('button', { name: 'New ward' }).click()
   const dialog = page.getByRole('dialog')
@@ -41,7 +41,7 @@ test('callings: create a user-made calling with grants, edit it; system callings
 }) => {
   await adminApi(request)
   const page = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
-  await page.getByRole('link', { name: 'Callings' }).click()
+  await navigateTo(page, 'Callings')
   await expect(page.getByRole('heading', { name: 'Callings' })).toBeVisible()
   await page.getByRole('button', { name: 'New calling' }).click()
   const dialog = page.getByRole('dialog')

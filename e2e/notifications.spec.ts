@@ -117,8 +117,12 @@ for (const size of SIZES) {
       await expect(page.getByText(/reminded less than an hour ago; try again in 60 minutes/)).toBeVisible()
 
       await page.goto('/board')
+      // On a phone the stages are tabs, and the first one shown may be another stage that awaits this manager.
+      if (size.isMobile) await page.getByRole('tab', { name: /^Presidency approval/ }).click()
       const card = page.getByRole('article', { name: `${onCard.fname} Waiting` })
-      await card.getByRole('button', { name: 'Remind' }).click()
+      // On a card, Remind is in its menu of actions.
+      await card.getByRole('button', { name: `Actions for ${onCard.fname} Waiting` }).click()
+      await page.getByRole('menuitem', { name: /^Remind/ }).click()
       await expect(page.getByText(/^Reminded \d+ voters?\.$/)).toBeVisible()
       await page.context().close()
     })

@@ -11,6 +11,7 @@ import {
   login,
   seat,
   signInPage,
+  takeSeat,
   unique,
   type Account,
 } from './api'
@@ -34,19 +35,6 @@ async function expectAccessible(page: Page, what: string) {
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   expect.soft(bad, `${what}: critical or serious axe violations`).toEqual([])
-}
-
-/** Seats the user in the calling's first seat, vacating it if needed; returns how to give it back. */
-async function takeSeat(admin: Api, key: string, userId: number): Promise<() => Promise<void>> {
-  const calling = await callingByKey(admin, key)
-  const slot = calling.slots[0]
-  const before = slot.user_id ?? slot.user?.id ?? null
-  if (before !== null) await admin.req('DELETE', `/api/callings/${calling.id}/${slot.slot_id}`)
-  await admin.req('PUT', `/api/callings/${calling.id}/${slot.slot_id}`, { user_id: userId })
-  return async () => {
-    await admin.raw('DELETE', `/api/callings/${calling.id}/${slot.slot_id}`)
-    if (before !== null) await admin.raw('PUT', `/api/callings/${calling.id}/${slot.slot_id}`, { user_id: before })
-  }
 }
 
 /** The user's notifications about one proposal, oldest first, as `kind: text`. */
@@ -154,7 +142,7 @@ test('an ordination: bishop (phone) → votes → interview → high council →
     const card = pp.getByRole('article', { name })
     await expect(card.getByTestId('kind-badge')).toHaveText('Elder')
     await card.getByRole('button', { name: `Approve ${name}` }).click()
-    await expect(pp.getByText('Approval recorded.')).toBeVisible()
+    await expect(pp.getByText('Approval recorded.')).toBeVisible({ timeout: 15_000 })
     await pp.context().close()
     await api(first).req('POST', `${P}/${id}/approvals?approved=true`)
     expect((await admin.req('GET', `${P}/${id}`)).stage).toBe('interview')

@@ -13,8 +13,12 @@ import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createUser, unique
 const PHONE = { width: 390, height: 844 }
 /** Sideways scrollers by design: their content may be wider than the screen. */
 const SCROLLERS = ['.board', '.mainnav', '.grid-scroll']
-/** Cut short with an ellipsis by design, the whole text in its tooltip: the header's stake name. */
-const TRUNCATED = ['.stake-name']
+/**
+ * Cut short with an ellipsis by design, the whole text in its tooltip: the
+ * header's stake name, and a board card's one-line calling, ward and voter
+ * lines (the proposal page shows them whole).
+ */
+const TRUNCATED = ['.stake-name', '.pcard-line']
 const BY_DESIGN = { scrollers: SCROLLERS, truncated: TRUNCATED }
 const LONG_EMAIL = 'sarah.abbott@stake.example'
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, unique } from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, navigateTo, unique } from './api'
 
 /**
  * The client never goes blank: a page's code that fails to download is
@@ -70,7 +70,7 @@ test('a page whose code never arrives is explained; the navigation still works; 
   expect(sent.headers().authorization, 'reported as the signed-in user').toMatch(/^Bearer /)
 
   // The navigation around the failed page is usable.
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
+  await navigateTo(page, 'Wards')
   await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
   await expect(page.getByRole('heading', { name: FAILED })).toHaveCount(0)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Board' }).click()
@@ -141,7 +141,7 @@ test('after a deploy removed the old chunks, the client reloads itself once onto
     },
   )
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
+  await navigateTo(page, 'Wards')
   await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible({ timeout: 20_000 })
   expect(documentLoads).toBe(1)
   const entry = await page.evaluate(() => document.querySelector('script[type="module"][src]')?.getAttribute('src'))
@@ -163,9 +163,9 @@ test('a lost connection is shown, changes wait for it, and everything recovers',
   const admin = await adminApi(request)
   await signIn(page)
   await expect(page.getByRole('heading', { name: BOARD })).toBeVisible()
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wards' }).click()
+  await navigateTo(page, 'Wards')
   await expect(page.getByRole('heading', { name: 'Wards', exact: true })).toBeVisible()
-  const banner = page.getByText("You're offline — changes will be retried.")
+  const banner = page.getByText("You're offline.")
 
   // The browser goes offline: the banner, and a change made meanwhile waits.
   await context.setOffline(true)
@@ -201,9 +201,9 @@ test('a page opened while the server cannot be reached explains it, then signs t
   await expect(page.getByRole('heading', { name: BOARD })).toBeVisible()
   await page.route('**/api/**', (route) => route.abort('internetdisconnected'))
   await page.reload()
-  await expect(page.getByText("You're offline — changes will be retried.")).toBeVisible()
+  await expect(page.getByText("You're offline.")).toBeVisible()
   await expect(page.getByRole('alert')).toContainText('could not be reached')
   await page.unroute('**/api/**')
   await expect(page.getByRole('heading', { name: BOARD })).toBeVisible({ timeout: 20_000 })
-  await expect(page.getByText("You're offline — changes will be retried.")).toBeHidden()
+  await expect(page.getByText("You're offline.")).toBeHidden()
 })

@@ -1,32 +1,7 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test } from '@playwright/test'
 import { unique } from './api'
-
-const root = path.join(__dirname, '..')
-
-/** A new stake and its administrator, as a signup makes them (a code from the operator's CLI). */
-async function newStake(request: import('@playwright/test').APIRequestContext) {
-  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'stake', 'signup-code', '--json'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `sqlite:${process.env.E2E_DB}`, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  })
-  const code = JSON.parse(
-    out
-      .trim()
-      .split('\n')
-      .reverse()
-      .find((l) => l.startsWith('{'))!,
-  ).code as string
-  const admin = { email: `${unique('setup')}@example.com`, password: 'Setup-Admin-Pass-4411' }
-  const res = await request.post('/api/stakes', {
-    data: { code, stake_name: unique('Unnamed '), fname: 'Ines', lname: 'Setup', ...admin },
-  })
-  expect(res.status()).toBe(201)
-  return admin
-}
+import { newStake } from './signup'
 
 for (const size of [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },

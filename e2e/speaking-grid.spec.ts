@@ -56,6 +56,18 @@ test('desktop: the current month and the vacant seats are marked; another year h
     await expect(cell.locator('[aria-label]')).toHaveAttribute('aria-label', /no speaker/)
   }
   await expect(page.locator('.legend')).toContainText(/vacant seats?:/)
+  // The months the rotation gives to vacant seats are said in words.
+  const cal = await admin.req('GET', `/api/speaking/calendar/${year}`)
+  const months = cal.rows
+    .filter((r: any) => r.high_councilor_id == null)
+    .reduce((n: number, r: any) => n + r.months.filter((m: any) => m.ward_id != null).length, 0)
+  expect(months, 'the vacant seat is given wards').toBeGreaterThan(0)
+  const note = page.getByTestId('vacant-months')
+  await expect(note).toHaveText(
+    months === 1
+      ? `1 month of ${year} goes to a vacant seat: that ward hears no high councilor that month.`
+      : `${months} months of ${year} go to vacant seats: those wards hear no high councilor in those months.`,
+  )
 
   await page.getByRole('button', { name: `Next year, ${year + 1}` }).click()
   await expect(page.getByRole('heading', { name: `Speaking schedule ${year + 1}` })).toBeVisible()

@@ -1,15 +1,25 @@
-import { execFileSync } from 'node:child_process'
-import path from 'node:path'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, callingByKey, createUser, signInPage, unique, type Api } from './api'
+import {
+  adminApi,
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  Api,
+  callingByKey,
+  createUser,
+  createWard,
+  signInPage,
+  unique,
+} from './api'
+import { clientAddress, signupCode } from './signup'
 
 /**
  * Many stakes on one deployment, from the browser (docs/api-reference.md §14): the
  * administrator's Stake settings page (the name shows in the header at once;
  * lowering the high-council seats asks first and a filled seat is explained
  * next to the field), "Create your stake" with a signup code from the CLI,
- * and both pages at phone and desktop size under axe.
+ * and both pages at phone and desktop size under axe; each stake's public
+ * page (its own for a signed-in user, `/s/<slug>` for anyone).
  */
 
 const SIZES = [
@@ -17,22 +27,10 @@ const SIZES = [
   { name: 'desktop', viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
 ] as const
 
-const root = path.join(__dirname, '..')
-
-/** `stake signup-code --json` against the e2e server's database (playwright.config.ts). */
-function signupCode(): string {
-  const out = execFileSync('npm', ['run', '--silent', 'cli', '--', 'stake', 'signup-code', '--json'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `sqlite:${process.env.E2E_DB}`, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  })
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.trim().startsWith('{'))
-  if (!line) throw new Error(`stake signup-code printed no JSON: ${out}`)
-  return (JSON.parse(line) as { code: string }).code
+/** A test that runs the CLI: it needs the server's own database, and `npm run cli` compiles the server first when its sources changed. */
+function usesCli() {
+  test.skip(!!process.env.E2E_BASE_URL, 'the CLI needs the database of the server under test')
+  test.setTimeout(240_000)
 }
 
 async function expectAccessible(page: Page, what: string) {
@@ -52,10 +50,10 @@ async function sized(browser: Browser, size: (typeof SIZES)[number]) {
   return context.newPage()
 }
 
-async function signIn(page: Page) {
+async function signIn(page: Page, account = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) {
   await page.goto('/signin')
-  await page.getByLabel('Email').fill(ADMIN_EMAIL)
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByLabel('Email').fill(account.email)
+  await page.getByLabel('Password').fill(account.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: 'Calling proposals' })).toBeVisible()
 }
@@ -173,11 +171,10 @@ test('Create your stake: a used-up or unknown code is explained; a good one crea
   browser,
   request,
 }) => {
-  test.skip(!!process.env.E2E_BASE_URL, 'the CLI needs the database of the server under test')
-  test.setTimeout(180_000) // `npm run cli` compiles the server first when its sources changed
+  usesCli()
   await adminApi(request)
   const code = signupCode()
-  const page = await (await browser.newContext()).newPage()
+  const page = await (await browser.newContext({ extraHTTPHeaders: clientAddress() })).newPage()
   await page.goto('/signin')
   await page.getByRole('link', { name: 'Create your stake' }).click()
   await expect(page.getByRole('heading', { level: 1, name: 'Create your stake' })).toBeVisible()
@@ -218,7 +215,7 @@ test('Create your stake: a used-up or unknown code is explained; a good one crea
   await page.context().close()
 
   // The code was for one stake: used again, it is refused.
-  const again = await (await browser.newContext()).newPage()
+  const again = await (await browser.newContext({ extraHTTPHeaders: clientAddress() })).newPage()
   await again.goto('/create-stake')
   await again.getByLabel('Signup code').fill(code)
   await again.getByLabel('Stake name').fill(unique('Second Stake '))
@@ -263,3 +260,56 @@ for (const size of SIZES) {
     await page.context().close()
   })
 }
+
+test('Public page per stake: a second stake’s administrator sees their own; /s/<slug> shows that stake to anyone; / keeps the default', async ({
+  browser,
+  request,
+}) => {
+  usesCli()
+  const admin = await adminApi(request)
+  const defaultWard = unique('Aspen Ward ')
+  await createWard(admin, defaultWard)
+
+  // A second stake, made with a signup code as its administrator would.
+  const founder = { email: `${unique('sycamore')}@example.com`, password: `Pw-${unique('x')}-Long` }
+  const signup = await request.post('/api/stakes', {
+    headers: clientAddress(),
+    data: { code: signupCode(), stake_name: unique('Sycamore Stake '), fname: 'Rosa', lname: 'Vidal', ...founder },
+  })
+  expect(signup.status(), await signup.text()).toBe(201)
+  const second = new Api(request, founder.email, founder.password)
+  const ward = unique('Sycamore Ward ')
+  await createWard(second, ward, null, 540)
+  const { slug } = await second.req('GET', '/api/stake')
+  expect(slug).toMatch(/^sycamore-stake-/)
+
+  for (const size of SIZES) {
+    // Signed in: /public is the user's own stake, never the deployment's default.
+    const page = await sized(browser, size)
+    await signIn(page, founder)
+    await page.goto('/public')
+    await expect(page.getByText(ward)).toBeVisible()
+    await expect(page.getByText(defaultWard)).toHaveCount(0)
+    await expectAccessible(page, `${size.name}: a signed-in user's public page`)
+    // The settings show the address to hand out.
+    await page.goto('/manage/stake')
+    await expect(page.getByLabel('Public page address')).toHaveValue(slug)
+    await expect(page.getByLabel("Your stake's public page")).toHaveValue(new RegExp(`/s/${slug}$`))
+    await expectAccessible(page, `${size.name}: stake settings with the public address`)
+    await page.context().close()
+
+    // Anyone at /s/<slug> sees that stake; / keeps the default stake; an unknown address says so.
+    const visitor = await sized(browser, size)
+    await visitor.goto(`/s/${slug}`)
+    await expect(visitor.getByText(ward)).toBeVisible()
+    await expect(visitor.getByText(defaultWard)).toHaveCount(0)
+    await expectAccessible(visitor, `${size.name}: /s/<slug>`)
+    await visitor.goto('/')
+    await expect(visitor.getByText(defaultWard)).toBeVisible()
+    await expect(visitor.getByText(ward)).toHaveCount(0)
+    await visitor.goto('/s/no-such-stake-here')
+    await expect(visitor.getByRole('heading', { level: 1, name: 'No stake at this address' })).toBeVisible()
+    await expectAccessible(visitor, `${size.name}: an unknown stake address`)
+    await visitor.context().close()
+  }
+})

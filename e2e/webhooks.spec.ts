@@ -3,7 +3,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, unique } from './api'
+import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createUser, navigateTo, unique } from './api'
 
 /**
  * The Webhooks page (docs/api-reference.md §11) on a desktop and on a phone, against a
@@ -79,7 +79,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await tabs.getByRole('button', { name: 'More' }).click()
       await tabs.getByRole('link', { name: 'Webhooks' }).click()
     } else {
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click()
+      await navigateTo(page, 'Webhooks')
     }
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible()
 

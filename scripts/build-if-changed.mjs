@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 /** Everything the built client depends on, relative to the repository root. */
 export const WEB_SOURCES = [
   'web/src',
+  'web/scripts',
   'web/public',
   'web/index.html',
   'web/vite.config.ts',

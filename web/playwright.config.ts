@@ -42,6 +42,10 @@ const apiServer = {
     LOG_LEVEL: 'warn',
     // One server process: the browser tests are about the client (a cluster is tested in server/src/cluster.processes.test.ts).
     WORKERS: '1',
+    // The tests are the proxy: a spec that signs up several stakes names a
+    // client address of its own (e2e/signup.ts), so the per-address signup
+    // limit counts each spec apart, as it would count separate people.
+    TRUST_PROXY: '127.0.0.1',
     // e2e/webhooks.spec.ts posts to a receiver on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   },

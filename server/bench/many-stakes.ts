@@ -1,6 +1,6 @@
 // The many-stakes deployment (issue 25): stake 1 is the big stake exactly as
 // stake-seed.ts makes it, and stakes 2..N are smaller stakes of their own —
-// system callings, wards, users, high-council seats and OTHER_SIZE proposals
+// system callings, wards, users, high-council seats and otherSize() proposals
 // with the small stake's mix of history, votes, interviews and comments — all
 // in one database. Their rows are the same generated rows for every stake
 // (stake-data.ts, stake-proposals.ts), given ids of their own and inserted
@@ -22,8 +22,16 @@ import {
 } from './stake-data.ts'
 import { proposalRows } from './stake-proposals.ts'
 
-/** Each other stake: 2,000 proposals, a tenth of them open (the small stake's mix, twice as many). */
-export const OTHER_SIZE: StakeSize = { open: 200, closed: 1800 }
+/**
+ * Each other stake: 2,000 proposals, a tenth of them open (the small stake's
+ * mix, twice as many), up to 100 stakes; beyond, the same 198,000 proposals
+ * shared among them (200 each among 1,000 stakes), every stake with all its
+ * users, wards, callings and seats.
+ */
+export function otherSize(stakes: number): StakeSize {
+  const proposals = stakes <= 100 ? 2000 : Math.max(10, Math.round((2000 * 99) / (stakes - 1) / 10) * 10)
+  return { open: proposals / 10, closed: (proposals * 9) / 10 }
+}
 const CUSTOM_CALLINGS = 20
 
 /** Ids of stake k's rows: a block of its own per table (stake 1's ids are all below each block's start). */
@@ -71,7 +79,7 @@ export async function seedOtherStakes(
   const nowMs = Date.now()
   const now = iso(nowMs)
   const stake = stakeRows(nowMs, passwordHash)
-  const proposals = proposalRows(nowMs, OTHER_SIZE)
+  const proposals = proposalRows(nowMs, otherSize(count + 1))
   const counts: Record<string, number> = {}
   const db = database.withoutPlugins() as unknown as Kysely<any>
   const insert = async (trx: Kysely<any>, table: string, rows: object[]) => {
@@ -93,6 +101,7 @@ export async function seedOtherStakes(
           .values({
             id: k,
             name: `Bench Stake ${k}`,
+            slug: `bench-stake-${k}`,
             timezone: 'America/Denver',
             language: 'en',
             sp_approvals_required: 2,

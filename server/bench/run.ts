@@ -10,7 +10,13 @@
 //                            (default 1: no such section, unless BENCH_ONLY names 'many stakes', then 100)
 //   BENCH_MANY_ROUNDS=6      rounds of alone / among many stakes per route in that section,
 //   BENCH_MANY_SECONDS=1     each BENCH_MANY_SECONDS measured after BENCH_WARMUP_SECONDS / 2
-//   BENCH_ONLY=imports       only the LCR imports (bench/imports.ts): 3,000 members, 600 callings, a 40-page PDF
+//   BENCH_ONLY=imports       only the LCR imports (bench/imports.ts): 3,000 members, 600 callings, a 40-page PDF;
+//                            and imports under load (bench/imports-load.ts): another stake's board while one stake
+//                            previews a hostile PDF and a 5 MiB CSV ('imports under load' for that alone;
+//                            BENCH_IMPORTS_LOAD_SECONDS=30 measured meanwhile: a hostile PDF, the CSV, and the PDF again)
+//   BENCH_ONLY=workers       only 1 against 2 server processes (WORKERS) at c=20 (bench/workers.ts)
+//   BENCH_WORKERS=1          server processes of every other section (default 1)
+//   BENCH_PG_PREFIX=stake_bench  the PostgreSQL databases' names start with this
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -22,8 +28,10 @@ import { figures, manyFigures, targets, type DialectResult, type ManyResult } fr
 import { GROWTH_KEYS, SCENARIOS, openSession, type Scenario, type Session } from './scenarios.ts'
 import { measureNotifications, notifyFigures, type NotifyResult } from './notify.ts'
 import { importFigures, measureImports, type ImportBenchResult } from './imports.ts'
+import { importsLoadFigures, measureImportsLoad, type ImportsLoadResult } from './imports-load.ts'
 import { boardSizeFigures, measureBoardSize, type BoardSizeResult } from './board-size.ts'
 import { buildServer, memoryOf, startServer, type Server } from './server-process.ts'
+import { measureWorkers, workersFigures, type WorkersResult } from './workers.ts'
 import {
   APP_ROLE,
   DATA_DIR,
@@ -59,7 +67,7 @@ const selected = SCENARIOS.filter((s) => !ONLY || ONLY.test(s.key) || ONLY.test(
  * the section, the routes it also names ('many stakes|board'), or all.
  */
 const manySelected = STAKES > 1 ? (ONLY?.test('many stakes') && !selected.length ? SCENARIOS : selected) : []
-const mainSelected = ONLY?.test('many stakes') ? [] : selected
+const mainSelected = ONLY?.test('many stakes') || ONLY?.test('workers') ? [] : selected
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 /** One argon2id hash with the configured parameters, in this process (median of several): what a login cannot go below. */
@@ -165,7 +173,9 @@ const bigStake = (dialect: Dialect): Stake => ({ dialect, name: 'big', size: BIG
  */
 async function measureManyStakes(dialect: Dialect): Promise<ManyResult> {
   const big = bigStake(dialect)
-  const many: Stake = { ...big, name: 'many', url: stakeUrl(dialect, 'many'), others: STAKES - 1 }
+  // A database per number of stakes, so that 100 and 1,000 stay seeded side by side.
+  const name = STAKES === 100 ? 'many' : `many_${STAKES}`
+  const many: Stake = { ...big, name, url: stakeUrl(dialect, name), others: STAKES - 1 }
   log(`${dialect} big stake: ${await ensureStake(big, argon2)}`)
   const seeding = await ensureStake(many, argon2)
   log(`${dialect} ${STAKES} stakes: ${seeding}`)
@@ -234,8 +244,14 @@ async function main() {
   const notifications: NotifyResult[] = []
   const manyResults: ManyResult[] = []
   const imports: ImportBenchResult[] = []
+  const importsLoad: ImportsLoadResult[] = []
   const boardSizes: BoardSizeResult[] = []
+  const workers: WorkersResult[] = []
   for (const dialect of dialects) {
+    if (!ONLY || ONLY.test('workers')) {
+      log(`${dialect} workers:`)
+      workers.push(await measureWorkers(dialect, argon2, log, WARMUP))
+    }
     if (mainSelected.length || COLD_STARTS) results.push(await measureDialect(dialect))
     if (manySelected.length) {
       log(`${dialect} many stakes:`)
@@ -249,6 +265,7 @@ async function main() {
       log(`${dialect} imports:`)
       imports.push(await measureImports(dialect, log))
     }
+    if (!ONLY || ONLY.test('imports under load')) importsLoad.push(await measureImportsLoad(dialect, argon2, log))
     if (!ONLY || ONLY.test('board size')) boardSizes.push(await measureBoardSize(dialect, argon2, SECONDS, WARMUP, log))
   }
 
@@ -263,12 +280,25 @@ async function main() {
   if (manyResults.length) console.log(`\n${manyFigures(manyResults, results)}`)
   if (notifications.length) console.log(`\n${notifyFigures(notifications)}\n`)
   if (imports.length) console.log(`\n${importFigures(imports)}\n`)
+  if (importsLoad.length) console.log(`${importsLoadFigures(importsLoad)}\n`)
   if (boardSizes.length) console.log(`${boardSizeFigures(boardSizes)}\n`)
+  if (workers.length) console.log(`${workersFigures(workers)}\n`)
   fs.mkdirSync(DATA_DIR, { recursive: true })
   fs.writeFileSync(
     path.join(DATA_DIR, 'last-run.json'),
     JSON.stringify(
-      { machine, load, seconds: SECONDS, results, manyResults, notifications, imports, boardSizes },
+      {
+        machine,
+        load,
+        seconds: SECONDS,
+        results,
+        manyResults,
+        notifications,
+        imports,
+        importsLoad,
+        boardSizes,
+        workers,
+      },
       null,
       2,
     ),

@@ -107,6 +107,8 @@ export const SCENARIOS: Scenario[] = [
     name: 'GET /proposals?q=… (all proposals)',
     workload: (s) => cycle(SEARCHES.map((q) => get(s, `/api/calling-kanban/proposals?q=${encodeURIComponent(q)}`))),
   },
+  { key: 'users', name: 'GET /users (first page)', workload: (s) => cycle([get(s, '/api/users')]) },
+  { key: 'callings', name: 'GET /callings (first page)', workload: (s) => cycle([get(s, '/api/callings')]) },
   { key: 'board', name: 'GET /board (administrator)', workload: (s) => cycle([get(s, '/api/calling-kanban/board')]) },
   { key: 'login', name: 'POST /auth/login', workload: () => cycle([loginRequest]) },
 ]

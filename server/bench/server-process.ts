@@ -70,6 +70,8 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
       ADMIN_EMAIL,
       LOG_LEVEL: 'warn',
       JWT_SECRET: '',
+      // One process unless asked: the figures are one server process's (bench/workers.ts compares 1 and 2).
+      WORKERS: process.env.BENCH_WORKERS ?? '1',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -104,4 +106,24 @@ export function memoryOf(pid: number): { peakMb: number; rssMb: number } | null 
   } catch {
     return null
   }
+}
+
+/** `pid` and its child processes (a cluster's primary, then its workers), from Linux's /proc; [pid] elsewhere. */
+export function processTree(pid: number): number[] {
+  const children: number[] = []
+  try {
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue
+      try {
+        // pid (comm) state ppid …: comm may hold spaces, so read after its closing parenthesis.
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) children.push(Number(name))
+      } catch {
+        // ended meanwhile
+      }
+    }
+  } catch {
+    return [pid]
+  }
+  return [pid, ...children.sort((a, b) => a - b)]
 }

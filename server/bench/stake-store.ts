@@ -13,7 +13,7 @@ import { migrate } from '../src/db/migrate.ts'
 import { PasswordHasher, type Argon2Params } from '../src/modules/auth/passwords.ts'
 import { PASSWORD, type StakeSize } from './stake-data.ts'
 import { seedStake } from './stake-seed.ts'
-import { OTHER_SIZE, seedOtherStakes } from './many-stakes.ts'
+import { otherSize, seedOtherStakes } from './many-stakes.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 export const DATA_DIR = path.join(here, '.data')
@@ -24,6 +24,8 @@ const MAX_AGE_MS = 7 * 86_400_000
 const MARKER = 'bench_seed'
 
 export const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
+/** The PostgreSQL databases' names start with this (another checkout benching on the same server picks its own). */
+const PG_PREFIX = process.env.BENCH_PG_PREFIX || 'stake_bench'
 
 /** The bench's own connections (seeding, clean-up) work in stake 1, the stake the scenarios measure. */
 export const STAKE_ONE: DatabaseOptions = { fallbackScope: { stakeId: 1 } }
@@ -40,7 +42,7 @@ export interface Stake {
 export function stakeUrl(dialect: Dialect, name: string): string {
   if (dialect === 'sqlite') return `sqlite:${path.join(DATA_DIR, `${name}.sqlite`)}`
   const url = new URL(PG_URL)
-  url.pathname = `/${name === 'big' ? 'stake_bench' : `stake_bench_${name}`}`
+  url.pathname = `/${name === 'big' ? PG_PREFIX : `${PG_PREFIX}_${name}`}`
   return url.toString()
 }
 
@@ -64,7 +66,7 @@ const migrationNames = () =>
     .sort()
 
 function wantedMarker(stake: Stake) {
-  const others = stake.others ? { others: stake.others, otherSize: OTHER_SIZE } : {}
+  const others = stake.others ? { others: stake.others, otherSize: otherSize(stake.others + 1) } : {}
   return { version: SEED_VERSION, size: stake.size, ...others, migrations: migrationNames() }
 }
 

@@ -9,7 +9,7 @@ import { ErrorBody, ValidationErrorBody } from '@stake/contract'
 import { API_BASE, API_SEGMENTS } from '@stake/contract/routes'
 import type { Kysely } from 'kysely'
 import { proxyTrust, type Config } from './config.ts'
-import { ValidationFailure, type FieldError } from './errors.ts'
+import { notFound, ValidationFailure, type FieldError } from './errors.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { AppContext } from './context.ts'
 import type { Dialect } from './db/database.ts'
@@ -18,6 +18,7 @@ import type { FastifyTypebox } from './http.ts'
 import { MODULES } from './modules/index.ts'
 import { resolveJwtSecret } from './modules/auth/bootstrap.ts'
 import { applyEnvSettings } from './modules/stakes/stakes.settings.ts'
+import { findStakeIdByRef } from './modules/stakes/stakes.repository.ts'
 import { PasswordHasher } from './modules/auth/passwords.ts'
 import { AccessTokens } from './modules/auth/tokens.ts'
 import authPlugin from './plugins/auth.ts'
@@ -118,18 +119,19 @@ function apiAlias(url: string): string {
   return ROOT_ALIASES.has(segment) ? `/api/${path}` : url
 }
 
-/** `?stake=<id>`: the stake an anonymous caller asks about (docs/api-reference.md §14); anything else is ignored. */
-function requestedStake(url: string): number | null {
+/** `?stake=<id>` or `?stake=<slug>`: the stake an anonymous caller asks about (docs/api-reference.md §14). */
+function requestedStake(url: string): string | null {
   const query = url.indexOf('?')
   if (query < 0) return null
-  const raw = new URLSearchParams(url.slice(query + 1)).get('stake')
-  return raw && /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= 2147483647 ? Number(raw) : null
+  return new URLSearchParams(url.slice(query + 1)).get('stake') || null
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The stake this request runs in (db/stake-scope.ts). */
     scopeStore: ScopeStore | null
+    /** `?stake=` named no stake of the deployment: an anonymous caller gets 404. */
+    unknownStake: boolean
   }
 }
 
@@ -176,16 +178,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   }
 
   // Every request runs in one stake (db/stake-scope.ts): the deployment's
-  // default stake, or the one `?stake=<id>` names, until the session check
+  // default stake, or the one `?stake=<id|slug>` names, until the session check
   // (plugins/auth.ts) puts the signed-in user's own. Entered again before the
-  // handler: reading the body from the socket loses the async context.
+  // handler: reading the body from the socket loses the async context. A
+  // stake that does not exist is 404 for an anonymous caller, exactly as a
+  // missing record; a signed-in caller's `?stake=` changes nothing.
   app.decorateRequest('scopeStore', null)
+  app.decorateRequest('unknownStake', false)
   app.addHook('onRequest', (request, _reply, done) => {
-    const store: ScopeStore = { scope: { stakeId: requestedStake(request.url) ?? config.defaultStakeId } }
+    const store: ScopeStore = { scope: { stakeId: config.defaultStakeId } }
     request.scopeStore = store
-    runInScope(store, done)
+    const ref = requestedStake(request.url)
+    if (ref === null) return runInScope(store, done)
+    runInScope(store, () => {
+      findStakeIdByRef(db, ref).then((id) => {
+        if (id === null) request.unknownStake = true
+        else store.scope = { stakeId: id }
+        done()
+      }, done)
+    })
   })
   app.addHook('preHandler', (request, _reply, done) => {
+    if (request.unknownStake && !request.actor) return done(notFound('Stake'))
     if (request.scopeStore) runInScope(request.scopeStore, done)
     else done()
   })

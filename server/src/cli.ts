@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
   // (`stake ...` works across stakes; reset-password finds the user's).
   const database = createDatabase(config.databaseUrl, {
     timeouts: config.timeouts,
+    preparedStatements: config.dbPreparedStatements,
     fallbackScope: { stakeId: config.defaultStakeId },
   })
   registerSubscribers()

@@ -18,18 +18,32 @@ export function primaryLog(level: Config['logLevel']) {
   return { info: write('info'), warn: write('warn'), error: write('error') }
 }
 
-/** A worker that dies this soon after it started counts toward giving up. */
+/** A worker that dies before it listens, or this soon after, counts toward giving up. */
 const EARLY_EXIT_MS = 10_000
 /** Workers that died early, in a row, before the primary stops (a port in use, a broken database). */
 const EARLY_EXITS_ALLOWED = 5
+/** The wait before replacing the first worker that died early; doubled for each next one in a row. */
+const FIRST_BACKOFF_MS = 500
+
+/**
+ * How long the primary waits before replacing a worker, given how many died
+ * early in a row (this one included): at once after one that had been
+ * serving, then 0.5, 1, 2, 4 s, so a worker that cannot start is not
+ * restarted in a tight loop while the cause lasts.
+ */
+export function restartDelayMs(earlyExits: number): number {
+  return earlyExits === 0 ? 0 : FIRST_BACKOFF_MS * 2 ** (earlyExits - 1)
+}
 
 /**
  * The primary of `WORKERS` > 1: it has migrated the database and made the
  * first administrator (`prepare`), then starts the workers, which share the
  * port (node:cluster hands each connection to the next one). It prints the
- * start-up box once every worker listens, replaces a worker that dies, and
- * on SIGTERM or SIGINT passes SIGTERM on and exits when every worker has
- * drained (with the worst exit code among them).
+ * start-up box once every worker listens, replaces a worker that dies (after
+ * a growing wait when they die right after starting, and gives up after
+ * EARLY_EXITS_ALLOWED in a row), and on SIGTERM or SIGINT passes SIGTERM on
+ * and exits when every worker has drained (with the worst exit code among
+ * them).
  */
 export async function runPrimary(config: Config, started: () => void): Promise<void> {
   const log = primaryLog(config.logLevel)
@@ -37,43 +51,54 @@ export async function runPrimary(config: Config, started: () => void): Promise<v
   let exitCode = 0
   let earlyExits = 0
   let listening = 0
-  const startedAt = new Map<number, number>()
+  /** When each worker began to listen (a worker absent here has not yet). */
+  const listeningSince = new Map<number, number>()
+  /** Replacements waiting out their backoff: cancelled by a stop. */
+  const pending = new Set<NodeJS.Timeout>()
 
-  const fork = () => {
-    const worker = cluster.fork()
-    startedAt.set(worker.id, Date.now())
-  }
+  const fork = () => cluster.fork()
   const running = () => Object.values(cluster.workers ?? {}).filter((w) => w !== undefined)
 
   const stop = (reason: string) => {
     if (stopping) return
     stopping = true
+    for (const timer of pending) clearTimeout(timer)
+    pending.clear()
     log.info({ reason, workers: running().length }, 'shutting down the workers')
     for (const worker of running()) worker.process.kill('SIGTERM')
     if (running().length === 0) process.exit(exitCode)
   }
 
-  cluster.on('listening', () => {
+  cluster.on('listening', (worker) => {
+    listeningSince.set(worker.id, Date.now())
     listening++
     if (listening === config.workers) started()
   })
   cluster.on('exit', (worker, code, signal) => {
+    // Measured from listen, not from fork: loading the app alone may take longer than EARLY_EXIT_MS on a busy machine.
+    const served = Date.now() - (listeningSince.get(worker.id) ?? Date.now())
+    listeningSince.delete(worker.id)
     if (stopping) {
       // A worker still starting has no handler yet: our SIGTERM ends it before it served anything.
       exitCode = Math.max(exitCode, code ?? (signal === 'SIGTERM' ? 0 : 1))
       if (running().length === 0) process.exit(exitCode)
       return
     }
-    const early = Date.now() - (startedAt.get(worker.id) ?? 0) < EARLY_EXIT_MS
-    earlyExits = early ? earlyExits + 1 : 0
-    log.error({ worker_pid: worker.process.pid, code, signal }, 'a worker stopped')
+    earlyExits = served < EARLY_EXIT_MS ? earlyExits + 1 : 0
     if (earlyExits >= EARLY_EXITS_ALLOWED) {
+      log.error({ worker_pid: worker.process.pid, code, signal }, 'a worker stopped')
       log.error({ early_exits: earlyExits }, 'workers keep stopping right after they start: giving up')
       exitCode = 1
       stop('workers failing')
       return
     }
-    fork()
+    const delay = restartDelayMs(earlyExits)
+    log.error({ worker_pid: worker.process.pid, code, signal, restart_in_ms: delay }, 'a worker stopped')
+    const timer = setTimeout(() => {
+      pending.delete(timer)
+      fork()
+    }, delay)
+    pending.add(timer)
   })
 
   process.on('SIGTERM', () => stop('SIGTERM'))

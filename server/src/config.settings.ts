@@ -141,6 +141,12 @@ export const SETTINGS: SettingDoc[] = [
     meaning: 'PostgreSQL: longest wait for a connection (free pooled one or new)',
   },
   {
+    names: ['DB_PREPARED_STATEMENTS'],
+    default: '`200`',
+    meaning:
+      'PostgreSQL: named prepared statements kept per connection, so that a statement is not parsed and planned on every request; `0` for a pooler that cannot carry them (PgBouncer in transaction mode before 1.21)',
+  },
+  {
     names: ['DB_STATEMENT_TIMEOUT_MS'],
     default: '`5000`',
     meaning: 'PostgreSQL `statement_timeout` and `lock_timeout` (migrations included); the client gives up 1 s later',

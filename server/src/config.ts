@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import net from 'node:net'
 import os from 'node:os'
+import { DEFAULT_PREPARED_STATEMENTS } from './db/pg-statements.ts'
 
 /**
  * Configuration comes only from the environment (docs/api-reference.md §9). It is parsed and
@@ -78,6 +79,8 @@ export interface Config {
   vapidKeys: { publicKey: string; privateKey: string } | null
   /** Bearer token a Prometheus scraper sends to GET /metrics; null = no /metrics route at all. */
   metricsToken: string | null
+  /** PostgreSQL: named prepared statements each connection keeps (db/pg-statements.ts); 0 = none. */
+  dbPreparedStatements: number
   /** Every wait has a bound (README "Operations"). */
   timeouts: {
     /** PostgreSQL: waiting for a pooled or new connection. */
@@ -339,6 +342,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     argon2: PRODUCTION_ARGON2,
     webDist: null,
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    dbPreparedStatements: int(env, 'DB_PREPARED_STATEMENTS', DEFAULT_PREPARED_STATEMENTS, 0, 10_000),
     vapidKeys: vapidKeys(env.VAPID_PUBLIC_KEY, env.VAPID_PRIVATE_KEY),
     timeouts: parseTimeouts(env),
   }

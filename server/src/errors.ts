@@ -8,23 +8,28 @@ export interface FieldError {
 
 /**
  * The one error type services throw. The error handler (plugins/errors.ts) is
- * the only place that turns it into a response body.
+ * the only place that turns it into a response body. Its fields are declared
+ * apart from the constructor: the report reader's worker thread runs this
+ * file with node's own type stripping (modules/imports/reader.ts).
  */
 export class AppError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode | null,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly status: number
+  readonly code: ErrorCode | null
+  readonly headers: Record<string, string>
+  constructor(status: number, code: ErrorCode | null, message: string, headers: Record<string, string> = {}) {
     super(message)
+    this.status = status
+    this.code = code
+    this.headers = headers
   }
 }
 
 /** A 422 raised by a service for a rule the schema cannot express. */
 export class ValidationFailure extends Error {
-  constructor(readonly errors: FieldError[]) {
+  readonly errors: FieldError[]
+  constructor(errors: FieldError[]) {
     super('Validation failed')
+    this.errors = errors
   }
 }
 

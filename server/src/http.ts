@@ -22,3 +22,9 @@ export function sendPage<T>(reply: FastifyReply, page: { rows: T[]; total: numbe
   reply.header('X-Total-Count', String(page.total))
   return page.rows
 }
+
+/** Answers 204 No Content once the work is done (a delete, a mark-as-read). */
+export async function noContent(reply: FastifyReply, work: Promise<unknown>): Promise<FastifyReply> {
+  await work
+  return reply.status(204).send(null)
+}

@@ -43,6 +43,7 @@ function banner(config: Config, firstRun: FirstRun | null): string {
 function openDatabase(config: Config, log: () => (error: Error, where: string) => void): Database {
   return createDatabase(config.databaseUrl, {
     timeouts: config.timeouts,
+    preparedStatements: config.dbPreparedStatements,
     onError: (error, where) => log()(error, where),
   })
 }

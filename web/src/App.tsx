@@ -37,6 +37,8 @@ interface PageRoute {
   access?: Access
 }
 
+const loadPublicPage = () => import('./pages/public/PublicPage')
+
 const PAGE_ROUTES: PageRoute[] = [
   // Only a user with a temporary password sees it: not part of the sign-in download.
   {
@@ -44,7 +46,8 @@ const PAGE_ROUTES: PageRoute[] = [
     load: () => import('./auth/ChangePasswordPage').then((m) => ({ default: m.ChangePasswordPage })),
     access: 'public',
   },
-  { path: ROUTES.public, load: () => import('./pages/public/PublicPage'), access: 'public' },
+  { path: ROUTES.public, load: loadPublicPage, access: 'public' },
+  { path: ROUTES.stakePage(':slug'), load: loadPublicPage, access: 'public' },
   { path: ROUTES.createStake, load: () => import('./pages/stake/CreateStakePage'), access: 'public' },
   { path: ROUTES.board, load: loadBoardPage },
   { path: ROUTES.newProposal, load: () => import('./pages/proposals/NewProposalPage'), access: 'proposals.submit' },

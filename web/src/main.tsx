@@ -1,17 +1,11 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { ApiError, startBootRefresh } from './api/client'
-import { AuthProvider } from './auth/AuthProvider'
-import { NoticeProvider } from './components/Notice'
-import { App } from './App'
-import { ErrorBoundary } from './resilience/ErrorBoundary'
-import { OfflineBanner } from './resilience/OfflineBanner'
+import { QueryClient } from '@tanstack/react-query'
+import { ApiError, sessionMayExist, startBootRefresh } from './api/client'
+import { Root } from './Root'
 import { watchConnection } from './resilience/connection'
 import { registerServiceWorkerAfterLoad } from './pwa/register'
-import { UpdateNotice } from './pwa/UpdateNotice'
-import './i18n'
+import { i18next } from './i18n'
 import './styles.css'
 
 const queryClient = new QueryClient({
@@ -29,20 +23,18 @@ startBootRefresh()
 watchConnection()
 registerServiceWorkerAfterLoad()
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <ErrorBoundary scope="app">
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <NoticeProvider>
-            <OfflineBanner />
-            <UpdateNotice />
-            <AuthProvider>
-              <App />
-            </AuthProvider>
-          </NoticeProvider>
-        </BrowserRouter>
-      </QueryClientProvider>
-    </ErrorBoundary>
-  </StrictMode>,
-)
+const container = document.getElementById('root')!
+/**
+ * The sign-in page comes rendered (web/scripts/prerender.mjs) as a visitor
+ * without a session, in the language the server chose. The client takes it
+ * over as it is only when it would render the same: no session hint on this
+ * device and the same language. Otherwise (a session to resume, a language
+ * chosen on this device that the browser does not ask for) it renders anew.
+ */
+const prerenderedLanguage = container.hasChildNodes() ? container.ownerDocument.documentElement.lang : null
+const app = (status?: 'anonymous') => <Root queryClient={queryClient} router={BrowserRouter} initialStatus={status} />
+if (prerenderedLanguage === i18next.language && !sessionMayExist()) hydrateRoot(container, app('anonymous'))
+else {
+  container.replaceChildren()
+  createRoot(container).render(app())
+}

@@ -40,3 +40,12 @@ export function preloadFirstScreen(): void {
   i18next.loadNamespaces(board ? [...SHELL_TEXTS, ...BOARD_TEXTS] : SHELL_TEXTS).catch(ignore)
   if (board) loadBoardPage().catch(ignore)
 }
+
+let preloadingForSignIn = false
+
+/** The sign-in form's first input: the first screen's code and texts load while the person types. */
+export function preloadWhileSigningIn(): void {
+  if (preloadingForSignIn) return
+  preloadingForSignIn = true
+  preloadFirstScreen()
+}

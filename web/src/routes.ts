@@ -22,6 +22,8 @@ export const ROUTES = {
   sustainings: '/sustaining',
   archive: '/archive',
   public: '/public',
+  /** A stake's public page by its address (docs/api-reference.md §14). */
+  stakePage: (slug: string) => `/s/${slug}`,
   importLcr: '/manage/import',
   booking: '/booking',
   sundayPlan: '/sundays',

@@ -36,12 +36,16 @@ export const Availability = Type.Object({
   timezone: Type.String(),
   weekly: Type.Array(AvailabilityWindow, { maxItems: 100 }),
   exceptions: Type.Array(AvailabilityException, { maxItems: 500 }),
+  /** Where the interviews are held ("Stake offices", a video link); null when not said. */
+  place: Type.Union([Type.String(), Type.Null()]),
 })
 export type Availability = Static<typeof Availability>
 
 export const AvailabilityInput = Type.Object({
   weekly: Type.Array(AvailabilityWindow, { maxItems: 100 }),
   exceptions: Type.Array(AvailabilityException, { maxItems: 500 }),
+  /** Where the interviews are held; omitted: unchanged; null or blank: not said. */
+  place: Type.Optional(nullableString({ maxLength: 300 })),
 })
 export type AvailabilityInput = Static<typeof AvailabilityInput>
 
@@ -89,6 +93,8 @@ export const BookingPage = Type.Object({
   timezone: Type.String(),
   expires_at: Timestamp,
   booking: Type.Union([BookingSlot, Type.Null()]),
+  /** Where the interview is held: the (booked) interviewer's place; null when not said or nobody is chosen yet. */
+  place: Type.Union([Type.String(), Type.Null()]),
   slots: Type.Array(BookingSlot),
 })
 export type BookingPage = Static<typeof BookingPage>

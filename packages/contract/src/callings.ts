@@ -20,6 +20,12 @@ export const CallingSlot = Type.Object({
   user: Type.Union([SlotHolder, Type.Null()]),
   /** The ward of a Bishop slot; null for every other slot. */
   ward_id: Type.Union([Id, Type.Null()]),
+  /**
+   * When the holder was set apart: a date (YYYY-MM-DD), "yes" when only marked
+   * (an LCR report's check mark), or null (not known; always null for an empty
+   * seat and for anonymous callers).
+   */
+  set_apart: Type.Union([Type.String(), Type.Null()]),
 })
 export type CallingSlot = Static<typeof CallingSlot>
 

@@ -67,6 +67,8 @@ export const ERROR_CODES = [
   'no_vacancy',
   /** docs/api-reference.md §14: fewer High Councilor seats than the highest filled one. */
   'seats_filled',
+  /** docs/api-reference.md §14: another stake of the deployment has this slug. */
+  'slug_taken',
   /** docs/api-reference.md §15/§16: a roster-only user (no email) cannot be invited or get a password. */
   'no_email',
   /** docs/api-reference.md §15: the stake changed since the import's preview; it was applied already. */

@@ -55,6 +55,11 @@ export const ImportChange = Type.Object({
   /** Null for a calling the import creates. */
   calling_id: Type.Optional(Nullable(Id)),
   slot_id: Type.Optional(Nullable(Type.Integer())),
+  /**
+   * A slot change's: the seat's ward. A user change's: the ward the report
+   * places the person in (its unit column names a ward of the stake), with
+   * `changes.ward` (ward names) when an existing user moves.
+   */
   ward_id: Type.Optional(Nullable(Id)),
   /** A fill that first releases the slot's current holder: who that is. */
   released_user_id: Type.Optional(Nullable(Id)),
@@ -63,6 +68,13 @@ export const ImportChange = Type.Object({
   organization: Type.Optional(Nullable(Type.String())),
   /** YYYY-MM-DD. */
   sustained: Type.Optional(Nullable(Type.String())),
+  /**
+   * A seat's set apart as the report says: a date (YYYY-MM-DD), "yes" (only
+   * marked), or null (not set apart, or not said). Kept with the seat; a kept
+   * seat whose set apart the report tells is an `update` with
+   * `changes.set_apart`.
+   */
+  set_apart: Type.Optional(Nullable(Type.String())),
 })
 export type ImportChange = Static<typeof ImportChange>
 
@@ -103,7 +115,13 @@ export type ImportProblem = Static<typeof ImportProblem>
 export const ImportSummary = Type.Object({
   users: Type.Object({ create: Type.Integer(), update: Type.Integer(), unchanged: Type.Integer() }),
   callings: Type.Object({ create: Type.Integer() }),
-  slots: Type.Object({ fill: Type.Integer(), release: Type.Integer(), unchanged: Type.Integer() }),
+  /** `update`: kept seats whose set apart the report tells. */
+  slots: Type.Object({
+    fill: Type.Integer(),
+    update: Type.Integer(),
+    release: Type.Integer(),
+    unchanged: Type.Integer(),
+  }),
   /** Rows left out because of a problem. */
   skipped: Type.Integer(),
 })

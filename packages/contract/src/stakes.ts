@@ -1,11 +1,14 @@
 import { Type, type Static } from 'typebox'
 import { Id } from './common.ts'
+import { SLUG_LENGTH } from './slugs.ts'
 import { Email, Password } from './users.ts'
 
 /** A stake's settings (docs/api-reference.md §14): what used to be environment variables, per stake. */
 export const Stake = Type.Object({
   id: Id,
   name: Type.String(),
+  /** Its address: the public page is `/s/<slug>`; unique in the deployment. */
+  slug: Type.String(),
   /** IANA time zone name: the stake's days, reminders and daily jobs follow it. */
   timezone: Type.String(),
   /** 'en' | 'es': the language of new users and of mail to people without an account. */
@@ -22,9 +25,11 @@ export const Stake = Type.Object({
 })
 export type Stake = Static<typeof Stake>
 
-/** PUT /stake: every field of a stake but its id. */
+/** PUT /stake: every field of a stake but its id; without `slug` the stake keeps its address. */
 export const StakeBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+  /** SLUG_PATTERN, checked by the server with its own message (422 `slug_format`); taken → 409 `slug_taken`. */
+  slug: Type.Optional(Type.String({ minLength: SLUG_LENGTH.min, maxLength: SLUG_LENGTH.max })),
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
   language: Type.Union([Type.Literal('en'), Type.Literal('es')]),
   sp_approvals_required: Type.Integer({ minimum: 1, maximum: 3 }),

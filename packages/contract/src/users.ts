@@ -15,6 +15,14 @@ export const User = Type.Object({
   phone: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean(),
   force_password_reset: Type.Boolean(),
+  /**
+   * No password yet: a roster entry (imported or added without one) who
+   * cannot sign in until invited and arrived (docs/api-reference.md §15, §16).
+   * Not an account waiting for a password change.
+   */
+  roster: Type.Boolean(),
+  /** The person's ward (an LCR member list's unit column, §15); null when unknown. */
+  ward_id: Type.Union([Id, Type.Null()]),
   /** The client's and the notifications' language (docs/api-reference.md §13). */
   language: Language,
   created_at: Timestamp,

@@ -87,6 +87,8 @@ export interface DatabaseOptions {
    * direct access to their database works in the default stake.
    */
   fallbackScope?: StakeScope | null
+  /** PostgreSQL: named prepared statements per connection (pg-statements.ts; default DEFAULT_PREPARED_STATEMENTS). */
+  preparedStatements?: number
 }
 
 const logToStderr: ErrorSink = (error, where) => console.error(`database ${where} error: ${error.message}`)
@@ -109,6 +111,7 @@ export function createDatabase(url: string, options: DatabaseOptions): Database 
     timeouts,
     options.onError ?? logToStderr,
     options.fallbackScope ?? null,
+    options.preparedStatements,
   )
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),

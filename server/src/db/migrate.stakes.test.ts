@@ -1,10 +1,7 @@
-import { blankDatabase as emptyDatabase } from '../test/blank-database.ts'
+import { blankDatabase as emptyDatabase, migrateUpTo } from '../test/blank-database.ts'
 import assert from 'node:assert/strict'
-import fs from 'node:fs'
-import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { before, describe, it } from 'node:test'
-import { Migrator, sql, type Kysely, type Migration } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { buildApp } from '../app.ts'
 import { parseConfig } from '../config.ts'
 import type { Database } from './database.ts'
@@ -27,29 +24,8 @@ import { ok, seedStake } from '../test/isolation.fixtures.ts'
  */
 
 const STAKES_MIGRATION = '20261128000100_stakes'
-const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations')
 
 const blankDatabase = () => emptyDatabase()
-
-/** The migrations before `before` (as migrate.test.ts's migrateAsBefore, without renamed names: none before the stakes). */
-async function migrateUpTo(db: Kysely<any>, before: string): Promise<void> {
-  const names = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => f.replace(/\.ts$/, ''))
-    .filter((n) => n < before)
-    .sort()
-  const provider = {
-    async getMigrations() {
-      const migrations: Record<string, Migration> = {}
-      for (const name of names)
-        migrations[name] = await import(pathToFileURL(path.join(MIGRATIONS_DIR, `${name}.ts`)).href)
-      return migrations
-    },
-  }
-  const { error } = await new Migrator({ db, provider }).migrateToLatest()
-  if (error) throw error
-}
 
 /** Tables of the application (not the migrator's own, not `stakes`), as the database lists them. */
 async function appTables(db: Kysely<any>): Promise<string[]> {

@@ -2,9 +2,14 @@ import pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import { DatabaseUnavailable } from './unavailable.ts'
 import { scopeSetting, type StakeScope } from './stake-scope.ts'
+import { DEFAULT_PREPARED_STATEMENTS, PreparedStatements, isStalePreparedStatement } from './pg-statements.ts'
 
 /** The `app.stake_id` each connection was last given (stake-scope.ts): set again only when it changes. */
 const connectionScope = new WeakMap<pg.PoolClient, string>()
+/** Each connection's named statements (pg-statements.ts). */
+const connectionStatements = new WeakMap<pg.PoolClient, PreparedStatements>()
+/** Whether each connection is inside a transaction: a failed statement there cannot be retried. */
+const inTransaction = new WeakMap<pg.PoolClient, boolean>()
 
 export interface PgTimeouts {
   /** Waiting for a connection, a free one from the pool or a new one. */
@@ -33,6 +38,7 @@ export function guardedPool(
   timeouts: PgTimeouts,
   onError: ErrorSink,
   fallbackScope: StakeScope | null = null,
+  preparedStatements = DEFAULT_PREPARED_STATEMENTS,
 ): { pool: PostgresPool; raw: pg.Pool } {
   const raw = new pg.Pool({
     connectionString: url,
@@ -67,12 +73,14 @@ export function guardedPool(
             const setting = scopeSetting(fallbackScope)
             if (connectionScope.get(client) !== setting && sql !== 'rollback' && sql !== 'commit') {
               connectionScope.delete(client)
-              await client.query(`SELECT set_config('app.stake_id', $1, false)`, [setting])
+              await run(client, `SELECT set_config('app.stake_id', $1, false)`, [setting])
               connectionScope.set(client, setting)
             }
-            const result = await client.query(sql, parameters as unknown[])
+            trackTransaction(client, sql)
+            const result = await run(client, sql, parameters as unknown[])
             // A rolled-back transaction also takes back a setting made inside it.
             if (sql === 'rollback') connectionScope.delete(client)
+            if (sql === 'rollback' || sql === 'commit') await connectionStatements.get(client)?.dropStale()
             return result
           } catch (error) {
             // SQL errors keep their SQLSTATE; type errors are ours (bad parameters), not the database's.
@@ -89,4 +97,29 @@ export function guardedPool(
     end: () => raw.end(),
   }
   return { pool, raw }
+
+  /** Runs a statement, named when it is one to keep; a stale one is prepared again outside a transaction. */
+  async function run(client: pg.PoolClient, text: string, values: unknown[]) {
+    let statements = connectionStatements.get(client)
+    if (!statements) connectionStatements.set(client, (statements = new PreparedStatements(client, preparedStatements)))
+    const name = await statements.nameFor(text)
+    if (name === null) return client.query(text, values)
+    try {
+      return await client.query({ name, text, values })
+    } catch (error) {
+      if (!isStalePreparedStatement(error)) throw error
+      // An aborted transaction refuses DEALLOCATE too: dropped at its end, prepared again on next use.
+      if (inTransaction.get(client)) {
+        statements.forgetLater(name)
+        throw error
+      }
+      await statements.forget(name)
+      return client.query({ name, text, values })
+    }
+  }
+}
+
+function trackTransaction(client: pg.PoolClient, sql: string) {
+  if (sql === 'begin' || sql.startsWith('start transaction')) inTransaction.set(client, true)
+  else if (sql === 'commit' || sql === 'rollback') inTransaction.delete(client)
 }

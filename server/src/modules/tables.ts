@@ -35,9 +35,9 @@ import { webhooksTables } from './webhooks/webhooks.tables.ts'
  * children first.
  */
 export const TABLES = {
+  ...wardsTables,
   ...usersTables,
   ...authTables,
-  ...wardsTables,
   ...callingsTables,
   ...proposalsTables,
   ...speakingTables,

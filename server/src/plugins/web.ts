@@ -26,6 +26,41 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 const REVALIDATED = /^(sw\.js|registerSW\.js|workbox-[\w.-]+\.js|manifest\.webmanifest)(\.br|\.gz)?$/
 /** A path that names a file (has an extension) or lies under /assets is never a client route. */
 const FILE_LIKE = /^\/assets\/|\.[A-Za-z0-9]+$/
+/** A page rendered at build time, in one language (web/scripts/prerender.mjs): `<name>.<language>.html`. */
+const PRERENDERED = /^([a-z][a-z-]*)\.([a-z]{2})\.html$/
+
+/** The client routes rendered at build time: route → language → page; the first language found for a route is its default. */
+type Prerendered = Map<string, Map<string, Buffer>>
+
+function readPrerendered(dist: string): Prerendered {
+  const pages: Prerendered = new Map()
+  for (const file of fs.readdirSync(dist).sort()) {
+    const match = PRERENDERED.exec(file)
+    if (!match) continue
+    const route = `/${match[1]}`
+    const byLanguage = pages.get(route) ?? new Map<string, Buffer>()
+    byLanguage.set(match[2]!, fs.readFileSync(path.join(dist, file)))
+    pages.set(route, byLanguage)
+  }
+  return pages
+}
+
+/**
+ * The language of the browser's Accept-Language that a page exists in, by
+ * quality then order; else English, else the first there is.
+ */
+function pickLanguage(header: string | undefined, available: ReadonlySet<string>): string {
+  const wanted = (header ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';')
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+      return { base: tag.trim().toLowerCase().split('-')[0]!, q: q ? Number(q.slice(2)) : 1, index }
+    })
+    .filter(({ base, q }) => available.has(base) && q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+  return wanted[0]?.base ?? (available.has('en') ? 'en' : [...available][0]!)
+}
 
 /**
  * Delivery of everything that is not an API handler: compression of every
@@ -46,6 +81,7 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
 
   const dist = options.webDist && fs.existsSync(path.join(options.webDist, 'index.html')) ? options.webDist : null
   const indexHtml = dist ? fs.readFileSync(path.join(dist, 'index.html')) : null
+  const prerendered = dist ? readPrerendered(dist) : new Map()
   if (dist) {
     await app.register(async (files) => {
       // The client's files are public: signing in happens inside them.
@@ -79,7 +115,12 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
     if (indexHtml && page && !options.apiSegments.has(segment) && !FILE_LIKE.test(pathname)) {
       // Client-side routes of the single-page web client; revalidated on every
       // load so a new build's asset names are picked up at once.
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(indexHtml)
+      reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache')
+      const byLanguage = prerendered.get(pathname)
+      if (!byLanguage) return reply.send(indexHtml)
+      // A page painted from its HTML, in the browser's language: caches keep one copy per language.
+      const language = pickLanguage(request.headers['accept-language'], new Set(byLanguage.keys()))
+      return reply.header('Vary', 'Accept-Language').header('Content-Language', language).send(byLanguage.get(language))
     }
     return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
   })

@@ -140,6 +140,23 @@ describe(
       assert.ok(Number(again.headers.get('retry-after')) > 0)
     })
 
+    it('S20: booking links made by one user are limited across the instances: the 51st offer is 429', async () => {
+      // The administrator publishes interview times and sends the links.
+      const weekly = [{ weekday: 2, start_minute: 18 * 60, end_minute: 20 * 60 }]
+      const published = await json('/appointments/availability', { method: 'PUT', body: { weekly, exceptions: [] } })
+      assert.equal(published.status, 200, await published.text())
+      const me = (await (await json('/auth/me')).json()) as { id: number }
+      const body = { kind: 'other', name: 'Mary Member', interviewer_id: me.id, duration_minutes: 30 }
+      const offer = () => json('/appointments/offers', { method: 'POST', body })
+      const statuses: number[] = []
+      for (let i = 0; i < 51; i++) {
+        const res = await offer()
+        statuses.push(res.status)
+        if (i === 0) assert.equal(res.status, 201, await res.text())
+      }
+      assert.deepEqual(statuses, [...Array(50).fill(201), 429])
+    })
+
     it('refresh rotates at one instance and detects reuse at another', async () => {
       const first = await login('admin@example.com', CHOSEN_PASSWORD)
       assert.equal(first.status, 200)
@@ -210,6 +227,47 @@ describe(
         1,
         `runs per instance: ${ran().join(', ')}`,
       )
+    })
+
+    // Last: past its budget the stake creates no one with a new email for the rest of the hour.
+    it('S19: another stake’s emails are told 20 times an hour per stake across the instances, then withheld (429)', async () => {
+      // Another stake and 21 of its people, written as the operator's tools would.
+      const tag = crypto.randomBytes(4).toString('hex')
+      const url = new URL(adminUrl)
+      url.pathname = `/${name}`
+      const client = new pg.Client({ connectionString: url.toString() })
+      await client.connect()
+      try {
+        await client.query(`SELECT set_config('app.stake_id', 'all', false)`)
+        const stake = await client.query<{ id: number }>(
+          `INSERT INTO stakes (name, slug, timezone, language, sp_approvals_required, hc_approvals_required,
+                               high_council_seats, settings_from_env, created_at, updated_at)
+           SELECT $1, $2, timezone, language, sp_approvals_required, hc_approvals_required,
+                  high_council_seats, false, created_at, updated_at
+           FROM stakes ORDER BY id LIMIT 1 RETURNING id`,
+          [`Elsewhere ${tag}`, `elsewhere-${tag}`],
+        )
+        await client.query(
+          `INSERT INTO users (stake_id, email, email_key, fname, lname, active, force_password_reset, created_at, updated_at)
+           SELECT $1, 'else-' || $2 || '-' || i || '@example.org', 'else-' || $2 || '-' || i || '@example.org',
+                  'Else', 'Where', true, false, now()::text, now()::text
+           FROM generate_series(1, 21) AS i`,
+          [stake.rows[0]!.id, tag],
+        )
+      } finally {
+        await client.end()
+      }
+      const create = (i: number) =>
+        json('/users', {
+          method: 'POST',
+          body: { email: `else-${tag}-${i}@example.org`, fname: 'Probe', lname: 'Probe' },
+        })
+      const codes: string[] = []
+      for (let i = 1; i <= 21; i++) {
+        const res = await create(i)
+        codes.push(`${res.status} ${((await res.json()) as { code?: string }).code}`)
+      }
+      assert.deepEqual(codes, [...Array(20).fill('409 duplicate_email'), '429 too_many_attempts'])
     })
   },
 )

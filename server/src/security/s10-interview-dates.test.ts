@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test'
 import { useTestApp } from '../test/harness.ts'
 import { signedIn } from '../test/factories.ts'
 import { expectError, locs } from '../test/callings.fixtures.ts'
-import { bishopOf, createWard, seated, submit } from '../test/proposals.fixtures.ts'
+import { seated, submit, tracker, type Tracker } from '../test/proposals.fixtures.ts'
 import { replaceDirectPermissions } from '../modules/users/permissions.repository.ts'
 
 const URL = '/api/calling-kanban/proposals'
@@ -11,15 +11,8 @@ const URL = '/api/calling-kanban/proposals'
 /** S10: an interview is completed between the submission and a day from now, by an interviewer who sees the proposal. */
 describe('S10 interview dates and interviewers', () => {
   const t = useTestApp()
-  let ward: number
-  let bishop: Awaited<ReturnType<typeof signedIn>>
-  let clerk: Awaited<ReturnType<typeof signedIn>>
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
-  })
+  let { ward, bishop, clerk } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk } = await tracker(t, 0)))
 
   const stageOf = async (id: number) =>
     (await t.database.db.selectFrom('proposals').select('stage').where('id', '=', id).executeTakeFirstOrThrow()).stage

@@ -234,6 +234,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /api/appointments/book/{token}': bookingLink,
   'PUT /api/appointments/book/{token}': bookingLink,
   'DELETE /api/appointments/book/{token}': bookingLink,
+  'GET /api/appointments/book/{token}/calendar.ics': bookingLink,
   'GET /api/sunday-plan/{year}': year,
   // Accounts (docs/api-reference.md §16). A link token is a credential, not an id: it finds its own stake (tested in
   // modules/accounts); here a well-formed token nobody holds answers exactly as another one.

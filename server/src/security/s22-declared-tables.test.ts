@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { sql } from 'kysely'
 import { acrossStakes } from '../db/stake-scope.ts'
-import { deploymentTable } from '../db/table.ts'
+import { deploymentTable, stakeTable } from '../db/table.ts'
 import { STAKE_TABLES, TABLES, TRANSFERRED } from '../modules/tables.ts'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { readSchema, schemaDifferences } from '../test/schema-declarations.ts'
@@ -55,6 +55,44 @@ describe('S22: the table declarations agree with the real schema', () => {
       ])
     } finally {
       await sql`DROP TABLE s22_undeclared`.execute(t.database.db)
+    }
+  })
+
+  it('every foreign key between stake-owned tables carries the stake on both sides', async () => {
+    const actual = await schema()
+    const votes = actual.get('proposal_votes')!.foreignKeys!.map((k) => `${k.from.join()}>${k.parent}(${k.to.join()})`)
+    assert.deepEqual(votes.sort(), [
+      'stake_id,approver_id>users(stake_id,id)',
+      'stake_id,proposal_id>proposals(stake_id,id)',
+      'stake_id>stakes(id)',
+    ])
+    const overrides = actual.get('speaking_overrides')!.foreignKeys!.find((k) => k.parent === 'calling_slots')
+    assert.deepEqual(overrides?.to, ['stake_id', 'calling_id', 'slot_id'])
+  })
+
+  it('fails when a foreign key between stake-owned tables is not composite', async () => {
+    const db = t.database.db
+    const tables = ['s22_single', 's22_nulling_alone', 's22_composite', 's22_nulling_pair']
+    await sql`CREATE TABLE s22_single (stake_id integer NOT NULL, id integer PRIMARY KEY,
+      user_id integer REFERENCES users (id))`.execute(db)
+    await sql`CREATE TABLE s22_nulling_alone (stake_id integer NOT NULL, id integer PRIMARY KEY,
+      user_id integer REFERENCES users (id) ON DELETE SET NULL)`.execute(db)
+    await sql`CREATE TABLE s22_composite (stake_id integer NOT NULL, id integer PRIMARY KEY, user_id integer,
+      FOREIGN KEY (stake_id, user_id) REFERENCES users (stake_id, id) ON DELETE CASCADE)`.execute(db)
+    // SQLite's way to null only the column: the single key nulls, the composite key checks.
+    await sql`CREATE TABLE s22_nulling_pair (stake_id integer NOT NULL, id integer PRIMARY KEY,
+      user_id integer REFERENCES users (id) ON DELETE SET NULL,
+      FOREIGN KEY (stake_id, user_id) REFERENCES users (stake_id, id))`.execute(db)
+    try {
+      const declared = { ...TABLES }
+      for (const table of tables) Object.assign(declared, { [table]: stakeTable({ transfer: { never: 'a test' } }) })
+      const differences = schemaDifferences(declared, await schema(), dialect).filter((d) => d.includes('foreign key'))
+      assert.deepEqual(differences.sort(), [
+        's22_nulling_alone: foreign key (user_id) → users is not composite (stake_id, …)',
+        's22_single: foreign key (user_id) → users is not composite (stake_id, …)',
+      ])
+    } finally {
+      for (const table of tables) await sql`DROP TABLE ${sql.table(table)}`.execute(db)
     }
   })
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { useTestApp } from '../test/harness.ts'
-import { createUser, signedIn } from '../test/factories.ts'
+import { createUser, loginRequest, signedIn } from '../test/factories.ts'
 import { PasswordHasher } from '../modules/auth/passwords.ts'
 
 /** S4: attempts are counted before the password check, atomically; every 429 says too_many_attempts. */
@@ -21,14 +21,7 @@ describe('S4 atomic login throttling', () => {
     PasswordHasher.prototype.verify = original
   })
 
-  const attempt = (username: string, password: string, ip = '203.0.113.20') =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: ip,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username, password }).toString(),
-    })
+  const attempt = (username: string, password: string, ip = '203.0.113.20') => loginRequest(t, username, password, ip)
   const assertThrottled = (res: LightMyRequestResponse) => {
     assert.equal(res.statusCode, 429, res.body)
     assert.equal(res.json().code, 'too_many_attempts')

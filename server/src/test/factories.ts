@@ -49,14 +49,20 @@ export const ALL_PERMISSIONS: Permission[] = [...PERMISSIONS]
 
 export const createAdmin = (t: TestApp) => createUser(t, { permissions: ALL_PERMISSIONS })
 
-/** Signs in through HTTP; returns the access token and the refresh cookie. */
-export async function login(t: TestApp, user: { email: string; password: string }) {
-  const res = await t.app.inject({
+/** POST /api/auth/login with the form a browser sends (from `ip` when given): the response, whatever it is. */
+export function loginRequest(t: TestApp, username: string, password: string, ip?: string) {
+  return t.app.inject({
     method: 'POST',
     url: '/api/auth/login',
+    ...(ip === undefined ? {} : { remoteAddress: ip }),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ username: user.email, password: user.password }).toString(),
+    payload: new URLSearchParams({ username, password }).toString(),
   })
+}
+
+/** Signs in through HTTP; returns the access token and the refresh cookie. */
+export async function login(t: TestApp, user: { email: string; password: string }) {
+  const res = await loginRequest(t, user.email, user.password)
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`)
   const cookie = res.cookies.find((c) => c.name === 'refresh_token')
   return { token: res.json().access_token as string, refresh: cookie?.value ?? '' }

@@ -61,6 +61,13 @@ export interface TestApp {
   databaseUrl: string
 }
 
+/** Runs one statement as the run's PostgreSQL superuser (CREATE or DROP DATABASE), on a connection of its own. */
+export async function pgAdmin(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_PG_URL })
+  await client.connect()
+  await client.query(statement).finally(() => client.end())
+}
+
 /**
  * A fresh, migrated database for one test file: SQLite in memory, or a
  * PostgreSQL database cloned from the migrated template that scripts/test.mjs
@@ -95,10 +102,7 @@ async function freshDatabase(
   if (!adminUrl || !template) throw new Error('TEST_PG_URL and TEST_PG_TEMPLATE are set by scripts/test.mjs')
   // Named after the run's template, so scripts/test.mjs can drop leftovers of a crashed file.
   const name = `${template}_f_${crypto.randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: adminUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`)
-  await admin.end()
+  await pgAdmin(`CREATE DATABASE ${name} TEMPLATE ${template}`)
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   const database = createDatabase(url.toString(), { poolSize: 4, fallbackScope: DIRECT_SCOPE })
@@ -113,12 +117,7 @@ async function freshDatabase(
     // 'rls': without the query plugin; PostgreSQL's column default app_stake_id() fills inserts' stake_id.
     appDb: walls === 'rls' ? app.db.withoutPlugins() : app.db,
     url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: adminUrl })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await client.end()
-    },
+    drop: () => pgAdmin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   }
 }
 

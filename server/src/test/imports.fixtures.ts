@@ -1,5 +1,10 @@
+import assert from 'node:assert/strict'
+import { before } from 'node:test'
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
 import type { LightMyRequestResponse } from 'fastify'
+import type { Ward } from '@stake/contract'
+import type { As } from './callings.fixtures.ts'
+import { ALL_PERMISSIONS, signedIn, unique } from './factories.ts'
 import type { TestApp } from './harness.ts'
 
 /**
@@ -109,4 +114,22 @@ export function postReport(
     headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
     payload: body,
   })
+}
+
+/**
+ * An importer holding every permission, signed in before the file's tests,
+ * and wards made through the API: `{admin: {token, as}, makeWard}`.
+ */
+export function importerWithWards(t: TestApp) {
+  const admin = { token: '', as: (() => Promise.reject(new Error('not signed in yet'))) as As }
+  before(async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    Object.assign(admin, { token: a.token, as: a.as })
+  })
+  const makeWard = async (name = unique('Ward ')): Promise<Ward> => {
+    const res = await admin.as('POST', '/api/wards/', { name, start_time: 600 })
+    assert.equal(res.statusCode, 201, res.body)
+    return res.json()
+  }
+  return { admin, makeWard }
 }

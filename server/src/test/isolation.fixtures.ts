@@ -253,6 +253,14 @@ export async function seedStake(
       seats: [{ slot_id: 1, ward_ids: [wards[0]], organizations: [`${MARKER} Stake Primary`] }],
     }),
   )
+  // docs/api-reference.md §18: B's administrator publishes interview times and where he holds them.
+  await ok(
+    as('PUT', '/api/appointments/availability', {
+      weekly: [{ weekday: 2, start_minute: 18 * 60, end_minute: 20 * 60 }],
+      exceptions: [],
+      place: `${MARKER} stake offices`,
+    }),
+  )
   const feed = (await ok(as('POST', '/api/speaking/feed'))) as { url: string }
   const feedFile = new URL(feed.url).pathname.split('/').pop()!
 

@@ -5,9 +5,13 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.ts')
-/** The compiled server as `npm start` runs it: plain node, TypeScript refused outright. */
+/**
+ * The compiled server as `npm start` runs it: plain node, TypeScript refused
+ * outright, V8's young generation capped at 8 MB a semi-space (memory at
+ * ready and under load; docs/performance.md).
+ */
 export const COMPILED = {
-  args: ['--no-experimental-strip-types', '--conditions=stake-compiled'],
+  args: ['--no-experimental-strip-types', '--max-semi-space-size=8', '--conditions=stake-compiled'],
   main: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js'),
   cli: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js'),
 }
@@ -33,9 +37,9 @@ export interface ServerProcess {
 
 /**
  * Runs the service (main.ts under tsx, or with `compiled` the build in
- * server/dist exactly as `npm start` runs it) and waits until it listens (at most 60 s).
+ * server/dist exactly as `npm start` runs it) without waiting for it.
  */
-export async function startServer(
+export async function spawnServer(
   env: Record<string, string>,
   options: { compiled?: boolean } = {},
 ): Promise<ServerProcess> {
@@ -50,8 +54,8 @@ export async function startServer(
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  const server: ServerProcess = {
-    base: `http://127.0.0.1:${port}`,
+  return {
+    base: `http://127.0.0.1:${env.PORT ?? port}`,
     child,
     exited,
     output: () => output,
@@ -60,13 +64,22 @@ export async function startServer(
       await exited
     },
   }
+}
+
+/** spawnServer, then waits until the service listens (at most `waitMs`, 60 s unless told). */
+export async function startServer(
+  env: Record<string, string>,
+  options: { compiled?: boolean; waitMs?: number } = {},
+): Promise<ServerProcess> {
+  const server = await spawnServer(env, options)
+  const { child } = server
   const started = await waitFor(
-    () => output.includes('Stake Administration Service is running at http') || child.exitCode !== null,
-    60_000,
+    () => server.output().includes('Stake Administration Service is running at http') || child.exitCode !== null,
+    options.waitMs ?? 60_000,
   )
   if (!started || child.exitCode !== null) {
     await server.kill()
-    throw new Error(`the server did not start: ${output}`)
+    throw new Error(`the server did not start: ${server.output()}`)
   }
   return server
 }

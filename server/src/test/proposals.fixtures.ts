@@ -40,6 +40,9 @@ export async function bishopOf(t: TestApp, wardId: number) {
   return user
 }
 
+/** A signed-in bishop of a new ward (another ward than the test's). */
+export const bishopOfNewWard = async (t: TestApp) => bishopOf(t, await createWard(t.database.db))
+
 /** The stake presidency: the three seats that vote at sp_approval. */
 export async function presidency(t: TestApp) {
   return {
@@ -53,6 +56,27 @@ export async function highCouncilors(t: TestApp, n: number) {
   const list = []
   for (let i = 0; i < n; i++) list.push(await seated(t, 'high_councilor'))
   return list
+}
+
+type User = Awaited<ReturnType<typeof signedIn>>
+
+/** The people of most tracker tests: a ward, its bishop, a stake clerk, the presidency and some high councilors. */
+export interface Tracker {
+  ward: number
+  bishop: User
+  /** proposals.manage (and every other grant) through the seat; no vote. */
+  clerk: User
+  sp: Awaited<ReturnType<typeof presidency>>
+  hcs: User[]
+}
+
+/** Creates a {@link Tracker}: a fresh ward with its bishop, a clerk, the presidency and `councilors` high councilors. */
+export async function tracker(t: TestApp, councilors = 3): Promise<Tracker> {
+  const ward = await createWard(t.database.db)
+  const bishop = await bishopOf(t, ward)
+  const clerk = await seated(t, 'stake_clerk')
+  const sp = await presidency(t)
+  return { ward, bishop, clerk, sp, hcs: await highCouncilors(t, councilors) }
 }
 
 export const proposalBody = (wardId: number, overrides: Partial<ProposalBody> = {}): ProposalBody => ({

@@ -1,52 +1,12 @@
 import crypto from 'node:crypto'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-
-interface PushReceived {
-  path: string
-  headers: http.IncomingHttpHeaders
-  body: Buffer
-}
+import { startRecorder } from './http-recorder.ts'
 
 /**
  * A local HTTP server standing in for a browser's push service: records every
  * request with its binary body and answers 201 (as the real ones do), or a
  * chosen status for the next requests to a path.
  */
-export async function startPushService() {
-  const received: PushReceived[] = []
-  const answers = new Map<string, { left: number; status: number }>()
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const path = request.url ?? '/'
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks) })
-      const answer = answers.get(path)
-      if (answer && answer.left > 0) {
-        answer.left--
-        response.writeHead(answer.status).end()
-        return
-      }
-      response.writeHead(201).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    received,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    at: (path: string) => received.filter((r) => r.path === path),
-    answer(path: string, count: number, status: number) {
-      answers.set(path, { left: count, status })
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-}
+export const startPushService = () => startRecorder(201, (body) => body)
 
 /** A browser's side of a push subscription: its P-256 key pair and auth secret. */
 export function newDevice(endpoint: string) {

@@ -6,9 +6,11 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely'
+import { after, before } from 'node:test'
 import { buildApp } from '../app.ts'
 import type { FastifyTypebox } from '../http.ts'
 import type { TestApp } from './harness.ts'
+import { injectAs } from './factories.ts'
 
 /** Counts the statements a Kysely instance executes (every result passes through here). */
 export class QueryCounter implements KyselyPlugin {
@@ -37,4 +39,24 @@ export async function countingApp(t: TestApp): Promise<{ app: FastifyTypebox; co
   })
   await app.ready()
   return { app, counter }
+}
+
+/**
+ * A {@link countingApp} for a describe block (made before its tests, closed
+ * after): `GET url` as the token's user, with how many statements it took.
+ */
+export function useCountedGet(t: TestApp) {
+  let counting: Awaited<ReturnType<typeof countingApp>> | undefined
+  before(async () => {
+    counting = await countingApp(t)
+  })
+  after(async () => {
+    await counting?.app.close()
+  })
+  return async (token: string, url: string) => {
+    const { app, counter } = counting!
+    counter.count = 0
+    const res = await injectAs({ ...t, app }, token)('GET', url)
+    return { res, queries: counter.count }
+  }
 }

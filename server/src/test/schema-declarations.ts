@@ -5,12 +5,21 @@ import { isStakeTable, isTransferred, type TableDescriptor } from '../db/table.t
 
 /**
  * The real schema as the declarations (modules/tables.ts) describe it, read
- * from the database itself: SQLite's sqlite_master and table_info; on
- * PostgreSQL information_schema, pg_class (row-level security and FORCE) and
- * pg_policies.
+ * from the database itself: SQLite's sqlite_master, table_info and
+ * foreign_key_list; on PostgreSQL information_schema, pg_constraint (foreign
+ * keys), pg_class (row-level security and FORCE) and pg_policies.
  */
+/** A foreign key as the database reports it: the child's columns, the parent table and its columns, in order. */
+interface ActualForeignKey {
+  from: readonly string[]
+  parent: string
+  to: readonly string[]
+  onDelete: string
+}
+
 interface ActualTable {
   columns: ReadonlySet<string>
+  foreignKeys?: readonly ActualForeignKey[]
   /** PostgreSQL only: ROW LEVEL SECURITY enabled and forced, and how many policies. */
   rls?: { enabled: boolean; forced: boolean; policies: number }
 }
@@ -31,6 +40,7 @@ export async function readSchema(db: Kysely<DB>, dialect: Dialect): Promise<Actu
       ;(t.columns as Set<string>).add(column)
       schema.set(table, t)
     }
+    for (const [table, t] of schema) schema.set(table, { ...t, foreignKeys: await sqliteForeignKeys(db, table) })
     return schema
   }
   const { rows } = await sql<{ table: string; column: string }>`
@@ -49,8 +59,65 @@ export async function readSchema(db: Kysely<DB>, dialect: Dialect): Promise<Actu
     ;(t.columns as Set<string>).add(column)
     schema.set(table, t)
   }
+  const keys = await sql<ActualForeignKey & { table: string }>`
+    SELECT c.relname AS "table", p.relname AS parent,
+      ARRAY(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY u(n, i)
+            JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.n ORDER BY u.i) AS "from",
+      ARRAY(SELECT a.attname::text FROM unnest(k.confkey) WITH ORDINALITY u(n, i)
+            JOIN pg_attribute a ON a.attrelid = k.confrelid AND a.attnum = u.n ORDER BY u.i) AS "to",
+      CASE k.confdeltype WHEN 'c' THEN 'cascade' WHEN 'n' THEN 'set null' WHEN 'd' THEN 'set default'
+        WHEN 'r' THEN 'restrict' ELSE 'no action' END AS "onDelete"
+    FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid JOIN pg_class p ON p.oid = k.confrelid
+    WHERE k.contype = 'f' AND c.relnamespace = current_schema()::regnamespace`.execute(db)
+  for (const { table, ...key } of keys.rows) {
+    const t = schema.get(table)
+    if (t) schema.set(table, { ...t, foreignKeys: [...(t.foreignKeys ?? []), key] })
+  }
   return schema
 }
+
+async function sqliteForeignKeys(db: Kysely<DB>, table: string): Promise<ActualForeignKey[]> {
+  const { rows } = await sql<{ id: number; table: string; from: string; to: string | null; on_delete: string }>`
+    SELECT id, "table", "from", "to", on_delete FROM pragma_foreign_key_list(${table}) ORDER BY id, seq`.execute(db)
+  const keys = new Map<number, { from: string[]; parent: string; to: string[]; onDelete: string }>()
+  for (const r of rows) {
+    const key = keys.get(r.id) ?? { from: [], parent: r.table, to: [], onDelete: r.on_delete.toLowerCase() }
+    key.from.push(r.from)
+    key.to.push(r.to ?? 'id')
+    keys.set(r.id, key)
+  }
+  return [...keys.values()]
+}
+
+/**
+ * A foreign key between two stake-owned tables must carry the stake on both
+ * sides, `(stake_id, x)` → `(stake_id, id)`, so the database refuses a row
+ * pointing into another stake. The one exception: beside such a composite
+ * key, a single-column key on the same columns that only nulls them on
+ * delete (SQLite cannot null part of a composite key; PostgreSQL names the
+ * column, `ON DELETE SET NULL (x)`, and needs no companion).
+ */
+function notComposite(table: string, keys: readonly ActualForeignKey[], stakeOwned: (t: string) => boolean): string[] {
+  const carriesStake = (k: ActualForeignKey) => k.from.some((c, i) => c === 'stake_id' && k.to[i] === 'stake_id')
+  return keys
+    .filter((k) => stakeOwned(k.parent) && !carriesStake(k))
+    .filter(
+      (k) =>
+        !(
+          /^set (null|default)$/.test(k.onDelete) &&
+          keys.some(
+            (c) =>
+              carriesStake(c) &&
+              c.parent === k.parent &&
+              c.from.filter((x) => x !== 'stake_id').join() === k.from.join() &&
+              c.to.filter((x) => x !== 'stake_id').join() === k.to.join(),
+          )
+        ),
+    )
+    .map((k) => `${table}: foreign key (${k.from.join(', ')}) → ${k.parent} is not composite (stake_id, …)`)
+}
+
+const NOT_STAKE: TableDescriptor = { owner: 'deployment', why: 'not declared' }
 
 const OUTBOX_COLUMNS = ['id', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at']
 
@@ -87,6 +154,7 @@ export function schemaDifferences(
       continue
     }
     if (!t.columns.has('stake_id')) out.push(`${table}: declared stake-owned but has no stake_id`)
+    out.push(...notComposite(table, t.foreignKeys ?? [], (parent) => isStakeTable(declared[parent] ?? NOT_STAKE)))
     if (dialect === 'postgres') {
       if (!t.rls?.enabled) out.push(`${table}: stake-owned without row-level security`)
       if (!t.rls?.forced) out.push(`${table}: stake-owned without FORCE ROW LEVEL SECURITY`)

@@ -1,50 +1,18 @@
 import crypto from 'node:crypto'
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { startRecorder, type Recorded } from './http-recorder.ts'
 
-export interface Received {
-  path: string
-  headers: http.IncomingHttpHeaders
-  body: string
-}
+export type Received = Recorded<string>
 
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook tests: records every request
  * and answers 204, or a failure status for the next requests to a path.
  */
 export async function startReceiver() {
-  const received: Received[] = []
-  const failures = new Map<string, { left: number; status: number }>()
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = []
-    request.on('data', (chunk: Buffer) => chunks.push(chunk))
-    request.on('end', () => {
-      const path = request.url ?? '/'
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString() })
-      const failure = failures.get(path)
-      if (failure && failure.left > 0) {
-        failure.left--
-        response.writeHead(failure.status).end('nope')
-        return
-      }
-      response.writeHead(204).end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  const recorder = await startRecorder(204, (body) => body.toString(), 'nope')
   return {
-    received,
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    at: (path: string) => received.filter((r) => r.path === path),
+    ...recorder,
     /** The next `count` requests to `path` get `status`. */
-    fail(path: string, count: number, status = 500) {
-      failures.set(path, { left: count, status })
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    fail: (path: string, count: number, status = 500) => recorder.answer(path, count, status),
   }
 }
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type * as C from '@stake/contract'
+import { API_BASE } from '@stake/contract/routes'
 import { api } from './client'
 import { useChange, type MutationCallbacks } from './mutation'
 
@@ -7,6 +8,7 @@ export type BookingPage = C.BookingPage
 export type BookingSlot = C.BookingSlot
 export type SundayPlan = C.SundayPlan
 export type Sunday = C.Sunday
+export type SundayPerson = C.SundayPerson
 export type SundayAssignmentInput = C.SundayAssignmentInput
 export type Availability = C.Availability
 export type AvailabilityInput = C.AvailabilityInput
@@ -28,6 +30,9 @@ const sundayKeys = {
 }
 
 const bookingPath = (token: string) => `/appointments/book/${encodeURIComponent(token)}`
+
+/** The booked interview's calendar file, for a plain download link. */
+export const bookingCalendarUrl = (token: string) => `${API_BASE}${bookingPath(token)}/calendar.ics`
 
 /** The booking link's page (no sign-in): the offer, its booked time and the free times. */
 export function useBookingPage(token: string) {

@@ -10,8 +10,8 @@ export const callingKeys = {
   list: (filters: object) => [...callingKeys.lists(), filters] as const,
   /** The first 200 by name: what a proposal or a release can be linked to. */
   options: () => [...callingKeys.all, 'options'] as const,
-  /** What a visitor sees (asked without a token). */
-  public: () => [...callingKeys.all, 'public'] as const,
+  /** What a visitor sees of a stake (asked without a token; `stake`: its id or slug, none: the default stake). */
+  public: (stake = '') => [...callingKeys.all, 'public', stake] as const,
   details: () => [...callingKeys.all, 'detail'] as const,
   detail: (id: number) => [...callingKeys.details(), id] as const,
   history: (id: number) => [...callingKeys.detail(id), 'history'] as const,
@@ -35,10 +35,12 @@ export function useCallings(filters: CallingFilters) {
   })
 }
 
-export function usePublicCallings() {
+/** A stake's public callings (`stake`: its id or slug; none: the deployment's default); `enabled` false waits. */
+export function usePublicCallings(stake: string | undefined, enabled = true) {
   return useQuery({
-    queryKey: callingKeys.public(),
-    queryFn: () => api<Calling[]>('/callings/', { anonymous: true, query: { limit: 200, sort: 'name' } }),
+    queryKey: callingKeys.public(stake),
+    queryFn: () => api<Calling[]>('/callings/', { anonymous: true, query: { limit: 200, sort: 'name', stake } }),
+    enabled,
   })
 }
 

@@ -41,15 +41,17 @@ export {
 } from './session'
 export {
   onNetworkResult,
+  onWaitingChanges,
   probeServer,
   setConnectionGate,
+  waitingChangeCount,
   type ApiResponse,
   type Page,
   type RequestOptions,
 } from './transport'
 
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
-  await connectionReady()
+  await connectionReady(opts.method)
   const tokenUsed = opts.anonymous ? null : getAccessToken()
   let res = await send(path, opts, tokenUsed)
 

@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from './client'
 import { callingKeys } from './callings'
 import { useChange } from './mutation'
@@ -27,8 +28,23 @@ export function reportType(file: File): string {
   return 'text/csv'
 }
 
+/**
+ * GET /imports/{id}: a preview as last answered. The preview and each answer
+ * to a possible match put their answer here, so it is fetched again only once
+ * the import is applied (its status changes).
+ */
+export function useImport(id: number | null) {
+  return useQuery({
+    queryKey: importKeys.detail(id ?? 0),
+    queryFn: () => api<ImportPreview>(`/imports/${id}`),
+    enabled: id !== null,
+    staleTime: Infinity,
+  })
+}
+
 /** POST /imports: reads the report and answers its preview (nothing changes yet). */
 export function usePreviewImport() {
+  const qc = useQueryClient()
   return useChange({
     mutationFn: (u: ReportUpload) =>
       api<ImportPreview>('/imports/', {
@@ -36,6 +52,18 @@ export function usePreviewImport() {
         raw: { body: u.body, type: u.type },
         query: { ward_id: u.wardId, release_missing: u.releaseMissing ? 'true' : undefined },
       }),
+    onSuccess: (preview) => qc.setQueryData(importKeys.detail(preview.id), preview),
+    invalidates: () => [],
+  })
+}
+
+/** POST /imports/{id}/matches: the report's person is the offered user (accept) or a new person. */
+export function useAnswerMatch(id: number) {
+  const qc = useQueryClient()
+  return useChange({
+    mutationFn: (answer: { row: number; accept: boolean }) =>
+      api<ImportPreview>(`/imports/${id}/matches`, { method: 'POST', body: answer }),
+    onSuccess: (preview) => qc.setQueryData(importKeys.detail(id), preview),
     invalidates: () => [],
   })
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import type * as C from '@stake/contract'
 import { actionKeys } from './actions'
+import { setStakeZone } from '../i18n/format'
 import { api } from './client'
 import { callingKeys } from './callings'
 import { useChange } from './mutation'
@@ -18,11 +19,16 @@ const stakeKeys = {
   current: () => [...stakeKeys.all, 'current'] as const,
 }
 
-const fetchStake = () => api<Stake>('/stake')
+/** The stake's zone becomes the zone every date and time is shown in (i18n/format.ts). */
+const fetchStake = async () => {
+  const stake = await api<Stake>('/stake')
+  setStakeZone(stake.timezone)
+  return stake
+}
 
-/** The signed-in user's stake. It changes rarely (an administrator's save refetches it). */
-export function useStake() {
-  return useQuery({ queryKey: stakeKeys.current(), queryFn: fetchStake, staleTime: 30 * 60_000 })
+/** The signed-in user's stake. It changes rarely (an administrator's save refetches it); `enabled` false waits. */
+export function useStake(enabled = true) {
+  return useQuery({ queryKey: stakeKeys.current(), queryFn: fetchStake, staleTime: 30 * 60_000, enabled })
 }
 
 const saveStake = (body: StakeBody) => api<Stake>('/stake', { method: 'PUT', body })

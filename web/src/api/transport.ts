@@ -18,15 +18,33 @@ export function onNetworkResult(listener: (reached: boolean) => void): () => voi
   return () => networkListeners.delete(listener)
 }
 
-let connectionGate: () => Promise<void> = () => Promise.resolve()
+/** null while requests may go out; otherwise a promise that resolves on recovery. */
+let connectionGate: () => Promise<void> | null = () => null
 
 /**
  * While the app knows it is offline, requests wait at this gate and go out
  * on recovery (so a change made offline is sent later, not lost). A request
- * that fails in flight is not resent: it may have reached the server.
+ * that fails in flight is not resent: it may have reached the server; its
+ * page says it was not recorded.
  */
-export function setConnectionGate(gate: () => Promise<void>): void {
+export function setConnectionGate(gate: () => Promise<void> | null): void {
   connectionGate = gate
+}
+
+/** Changes (any method but GET) waiting at the gate: the offline banner says how many will be sent. */
+let waitingChanges = 0
+const waitingListeners = new Set<() => void>()
+
+export function onWaitingChanges(listener: () => void): () => void {
+  waitingListeners.add(listener)
+  return () => waitingListeners.delete(listener)
+}
+
+export const waitingChangeCount = (): number => waitingChanges
+
+function countWaiting(delta: number): void {
+  waitingChanges += delta
+  for (const l of waitingListeners) l()
 }
 
 function networkResult(reached: boolean): void {
@@ -47,8 +65,16 @@ export async function fetchTracked(url: string, init: RequestInit): Promise<Resp
 }
 
 /** Resolves once requests may go out (at once unless the app knows it is offline). */
-export function connectionReady(): Promise<void> {
-  return connectionGate()
+export async function connectionReady(method: RequestOptions['method'] = 'GET'): Promise<void> {
+  const wait = connectionGate()
+  if (!wait) return
+  if (method === 'GET') return wait
+  countWaiting(1)
+  try {
+    await wait
+  } finally {
+    countWaiting(-1)
+  }
 }
 
 type QueryValue = string | number | boolean | null | undefined

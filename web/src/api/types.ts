@@ -80,6 +80,9 @@ export function prevStage(stage: Stage, kind: ProposalKind | boolean): Stage | n
 export type ImportPreview = C.ImportPreview
 export type ImportChange = C.ImportChange
 export type ImportSummary = C.ImportSummary
+export type ImportProblem = C.ImportProblem
+export type ImportProblemCode = C.ImportProblemCode
+export type ImportIgnoredLine = C.ImportIgnoredLine
 /** The compact board (docs/api-reference.md §7, "Compact board"): its wire shape. */
 export type CompactBoard = C.CompactBoard
 export type CompactCard = C.CompactCard

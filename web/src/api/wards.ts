@@ -8,15 +8,21 @@ import type { Ward } from './types'
 export const wardKeys = {
   all: ['wards'] as const,
   list: () => [...wardKeys.all, 'list'] as const,
-  public: () => [...wardKeys.all, 'public'] as const,
+  /** What a visitor sees of a stake (`stake`: its id or slug; none: the default stake). */
+  public: (stake = '') => [...wardKeys.all, 'public', stake] as const,
 }
 
 export function useWards() {
   return useQuery({ queryKey: wardKeys.list(), queryFn: () => api<Ward[]>('/wards/'), staleTime: 60_000 })
 }
 
-export function usePublicWards() {
-  return useQuery({ queryKey: wardKeys.public(), queryFn: () => api<Ward[]>('/wards/', { anonymous: true }) })
+/** A stake's wards as a visitor sees them (`stake` as usePublicCallings's). */
+export function usePublicWards(stake: string | undefined, enabled = true) {
+  return useQuery({
+    queryKey: wardKeys.public(stake),
+    queryFn: () => api<Ward[]>('/wards/', { anonymous: true, query: { stake } }),
+    enabled,
+  })
 }
 
 export function wardName(wards: Ward[] | undefined, id: number | null | undefined): string {

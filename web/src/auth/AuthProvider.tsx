@@ -9,43 +9,21 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
-import {
-  api,
-  ApiError,
-  getIdleTimeout,
-  onPasswordChangeRequired,
-  onSessionLost,
-  refreshAccessToken,
-  sessionMayExist,
-  setAccessToken,
-  setSession,
-  takeBootRefresh,
-} from '../api/client'
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { api, onPasswordChangeRequired, onSessionLost, setAccessToken, setSession } from '../api/client'
+import type { SessionLossReason } from '../api/session'
 import { fetchMe, readMe, writeMe } from '../api/me'
+import { adoptAccountLanguage } from './accountLanguage'
 import { forgetThisDevice } from '../api/push'
 import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
-import { useOnline } from '../resilience/connection'
 import { useInactivitySignOut } from './inactivity'
 import { headedToBoard, preloadFirstScreen } from '../preload'
 import { prefetchBoard } from '../api/board'
-import { i18next, isLanguage, setLanguage } from '../i18n'
-
-/**
- * Signed in, the account's language wins over the device's (docs/decisions.md,
- * "Languages"): the page switches to it and this device remembers it.
- */
-function adoptAccountLanguage(profile: Me): void {
-  if (isLanguage(profile.language) && profile.language !== i18next.resolvedLanguage) {
-    void setLanguage(profile.language)
-  }
-}
-
-type Status = 'loading' | 'anonymous' | 'authenticated'
+import { useBootSession, type SessionStatus } from './useBootSession'
 
 interface AuthState {
-  status: Status
+  status: SessionStatus
   me: Me | null
   /** Set when a session ended on its own (failed refresh), to explain it on sign-in. */
   sessionExpired: boolean
@@ -66,25 +44,33 @@ interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null)
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/**
+ * `initialStatus`: 'anonymous' when the page starts without a session to
+ * resume (the sign-in page rendered at build time, and the browser that
+ * hydrates it); else the first refresh decides.
+ */
+interface AuthProviderProps {
+  children: ReactNode
+  initialStatus?: SessionStatus
+}
+
+export function AuthProvider({ children, initialStatus = 'loading' }: AuthProviderProps) {
   const queryClient = useQueryClient()
-  const [status, setStatus] = useState<Status>('loading')
-  // The signed-in user is read from the query cache (api/me.ts), synchronously:
-  // it is written before `status` changes, so no render sees one without the other.
-  const me = useSyncExternalStore(
-    useCallback((onChange) => queryClient.getQueryCache().subscribe(onChange), [queryClient]),
-    () => readMe(queryClient),
-  )
-  const [sessionExpired, setSessionExpired] = useState(false)
-  const [idleSignOut, setIdleSignOut] = useState(false)
+  const [status, setStatus] = useState<SessionStatus>(initialStatus)
+  const me = useCachedMe(queryClient)
+  /** Why the last session ended on its own, said on the sign-in screen. */
+  const [ended, setEnded] = useState<'expired' | 'idle' | null>(null)
   /** Seconds without activity that end this session (shared computer), else null. */
   const [idleTimeout, setIdleTimeout] = useState<number | null>(null)
-  const [bootError, setBootError] = useState<string | null>(null)
-  const [bootAttempt, setBootAttempt] = useState(0)
-  const statusRef = useRef<Status>('loading')
+  const statusRef = useRef<SessionStatus>(initialStatus)
   useEffect(() => {
     statusRef.current = status
   }, [status])
+  const {
+    bootError,
+    clearBootError,
+    retry: retryBoot,
+  } = useBootSession(queryClient, statusRef, setStatus, setIdleTimeout)
 
   const signOutLocally = useCallback(() => {
     setAccessToken(null)
@@ -103,78 +89,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return profile
   }, [queryClient])
 
-  // On page load a silent refresh, then the profile: the access token lives in memory only, so a reload starts without one.
-  useEffect(() => {
-    let cancelled = false
-    ;(async () => {
-      // No session on this browser: anonymous at once, without a refresh probe that can only fail.
-      if (!sessionMayExist()) {
-        setStatus('anonymous')
-        return
-      }
-      try {
-        // The first attempt takes the refresh main.tsx sent before the first render.
-        const token = await (bootAttempt === 0 ? takeBootRefresh() : refreshAccessToken())
-        if (cancelled) return
-        if (!token) {
-          setStatus('anonymous')
-          return
-        }
-        // The board's data together with the profile, not after it (one round trip less on a phone), and before the code
-        // preloads, which each take the main thread a moment on a phone.
-        if (headedToBoard()) prefetchBoard(queryClient)
-        preloadFirstScreen()
-        const profile = await fetchMe()
-        if (cancelled) return
-        adoptAccountLanguage(profile)
-        writeMe(queryClient, profile)
-        setIdleTimeout(getIdleTimeout())
-        setBootError(null)
-        setStatus('authenticated')
-      } catch (err) {
-        if (cancelled) return
-        if (err instanceof ApiError && err.status === 0) {
-          setBootError(err.message)
-        }
-        setStatus('anonymous')
-      }
-    })()
-    return () => {
-      cancelled = true
-    }
-  }, [bootAttempt, queryClient])
-
-  // A page opened without a connection signs the user in by itself once it is back.
-  const online = useOnline()
-  useEffect(() => {
-    if (online && bootError && statusRef.current === 'anonymous') {
-      setStatus('loading')
-      setBootAttempt((n) => n + 1)
-    }
-  }, [online, bootError])
-
-  // Only a failed refresh sends the user to sign-in: a 401 is first answered by one refresh and a retry (api/session.ts).
-  useEffect(
-    () =>
-      onSessionLost((reason) => {
-        if (statusRef.current === 'authenticated') {
-          setIdleSignOut(reason === 'idle')
-          setSessionExpired(reason !== 'idle')
-        }
-        signOutLocally()
-      }),
+  const sessionLost = useCallback(
+    (reason: SessionLossReason) => {
+      if (statusRef.current === 'authenticated') setEnded(reason === 'idle' ? 'idle' : 'expired')
+      signOutLocally()
+    },
     [signOutLocally],
   )
-
-  // If the server says a password change is needed, reload the profile so the
-  // guard shows the change-password screen.
-  useEffect(
-    () =>
-      onPasswordChangeRequired(() => {
-        writeMe(queryClient, (m) => (m ? { ...m, force_password_reset: true } : m))
-      }),
-    [queryClient],
-  )
+  useSessionSignals(queryClient, sessionLost)
 
   const beginSession = useCallback(
     async (tok: TokenResponse) => {
@@ -183,12 +105,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       queryClient.clear()
       if (headedToBoard()) prefetchBoard(queryClient)
       preloadFirstScreen()
-      setSessionExpired(false)
-      setIdleSignOut(false)
-      setBootError(null)
+      setEnded(null)
+      clearBootError()
       await reloadMe()
     },
-    [queryClient, reloadMe],
+    [queryClient, reloadMe, clearBootError],
   )
 
   const login = useCallback(
@@ -211,8 +132,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       } catch {
         // Whatever the server says, the client forgets the user: a sign-out that fails on the network must not leave the screen signed in.
       }
-      setSessionExpired(false)
-      setIdleSignOut(false)
+      setEnded(null)
       signOutLocally()
     },
     [signOutLocally],
@@ -220,7 +140,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // A shared computer: signed out after the session's idle timeout without input.
   const signOutIdle = useCallback(() => {
-    void logout().then(() => setIdleSignOut(true))
+    void logout().then(() => setEnded('idle'))
   }, [logout])
   const keepAlive = useCallback(() => fetchMe(), [])
   useInactivitySignOut(status === 'authenticated' ? idleTimeout : null, signOutIdle, keepAlive)
@@ -229,22 +149,48 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       status,
       me,
-      sessionExpired,
-      idleSignOut,
+      sessionExpired: ended === 'expired',
+      idleSignOut: ended === 'idle',
       bootError,
       login,
       beginSession,
       logout,
       reloadMe,
-      retryBoot: () => {
-        setStatus('loading')
-        setBootAttempt((n) => n + 1)
-      },
+      retryBoot,
     }),
-    [status, me, sessionExpired, idleSignOut, bootError, login, beginSession, logout, reloadMe],
+    [status, me, ended, bootError, login, beginSession, logout, reloadMe, retryBoot],
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
+}
+
+/**
+ * The signed-in user, read from the query cache (api/me.ts) synchronously:
+ * it is written before `status` changes, so no render sees one without the other.
+ */
+function useCachedMe(queryClient: QueryClient): Me | null {
+  return useSyncExternalStore(
+    useCallback((onChange) => queryClient.getQueryCache().subscribe(onChange), [queryClient]),
+    () => readMe(queryClient),
+    // Rendered at build time: nobody is signed in.
+    () => null,
+  )
+}
+
+/**
+ * Only a failed refresh ends the session here: a 401 is first answered by one
+ * refresh and a retry (api/session.ts). A server that asks for a password
+ * change marks the cached profile, so the guard shows the change-password screen.
+ */
+function useSessionSignals(queryClient: QueryClient, onLost: (reason: SessionLossReason) => void) {
+  useEffect(() => onSessionLost(onLost), [onLost])
+  useEffect(
+    () =>
+      onPasswordChangeRequired(() => {
+        writeMe(queryClient, (m) => (m ? { ...m, force_password_reset: true } : m))
+      }),
+    [queryClient],
+  )
 }
 
 export function useAuth(): AuthState {

@@ -1,10 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../api/client'
 import { useRequestPasswordReset } from '../api/accounts'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
+import { useDocumentTitle } from '../components/docTitle'
 
 /**
  * "Forgot your password?" (docs/api-reference.md §16): the same answer whatever the address;
@@ -19,9 +20,7 @@ export default function ForgotPasswordPage() {
   // null: not asked yet; otherwise whether the deployment mails (the same for every address).
   const [sent, setSent] = useState<{ mail: boolean } | null>(null)
 
-  useEffect(() => {
-    document.title = `${t('forgot.title')} · ${t('common:appName')}`
-  }, [t])
+  useDocumentTitle(t('forgot.title'))
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()

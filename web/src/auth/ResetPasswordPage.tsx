@@ -1,47 +1,39 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../api/client'
 import { useConfirmPasswordReset } from '../api/accounts'
-import { Field, splitError, type FieldErrors } from '../components/ui'
+import { splitError } from '../components/ui'
 import { ROUTES } from '../routes'
-import { checkPasswords, useLinkToken } from './linkToken'
+import { useLinkToken } from './linkToken'
+import { NewPasswordFields, useNewPassword } from './NewPassword'
+import { useDocumentTitle } from '../components/docTitle'
 
 /** The reset link's page (docs/api-reference.md §16): `/reset-password#<token>`. */
 export default function ResetPasswordPage() {
   const { t } = useTranslation('accounts')
   const token = useLinkToken()
   const confirm = useConfirmPasswordReset()
-  const [password, setPassword] = useState('')
-  const [repeat, setRepeat] = useState('')
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
+  const form = useNewPassword()
   // The outcome of this link (a later link in the same tab starts afresh).
   const [outcome, setOutcome] = useState<{ token: string; state: 'done' | 'invalid' } | null>(null)
   const state = !token ? 'invalid' : outcome?.token === token ? outcome.state : 'form'
   const setState = (next: 'done' | 'invalid') => setOutcome({ token, state: next })
 
-  useEffect(() => {
-    document.title = `${t('reset.title')} · ${t('common:appName')}`
-  }, [t])
+  useDocumentTitle(t('reset.title'))
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
-    const problems = checkPasswords(password, repeat)
-    setErrors(
-      Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(`password.${key}`)])) as FieldErrors,
-    )
-    setGeneral(null)
-    if (Object.keys(problems).length > 0) return
+    if (!form.check()) return
     try {
-      await confirm.mutateAsync({ token, password })
+      await confirm.mutateAsync({ token, password: form.password })
       setState('done')
     } catch (err) {
       if (err instanceof ApiError && err.code === 'invalid_token') setState('invalid')
       else {
         const s = splitError(err, ['new_password'])
-        setErrors(s.fields.new_password ? { password: s.fields.new_password } : {})
-        setGeneral(s.general)
+        form.setErrors(s.fields.new_password ? { password: s.fields.new_password } : {})
+        form.setGeneral(s.general)
       }
     }
   }
@@ -72,30 +64,11 @@ export default function ResetPasswordPage() {
       <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="reset-title">
         <h1 id="reset-title">{t('reset.title')}</h1>
         <p className="muted">{t('reset.intro')}</p>
-        {general && (
-          <p className="error-box" role="alert">
-            {general}
-          </p>
-        )}
-        <Field label={t('reset.new')} hint={t('welcome.hint')} error={errors.password}>
-          <input
-            type="password"
-            name="new_password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoFocus
-          />
-        </Field>
-        <Field label={t('reset.repeat')} error={errors.repeat}>
-          <input
-            type="password"
-            name="repeat"
-            autoComplete="new-password"
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-          />
-        </Field>
+        <NewPasswordFields
+          form={form}
+          name="new_password"
+          label={{ password: t('reset.new'), repeat: t('reset.repeat') }}
+        />
         <button type="submit" className="button button-primary button-block" disabled={confirm.isPending}>
           {confirm.isPending ? t('reset.busy') : t('reset.submit')}
         </button>

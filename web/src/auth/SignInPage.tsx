@@ -1,14 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link, Navigate, useSearchParams } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import { ApiError } from '../api/client'
-import { autofillSupported, cancelPasskeyPrompt, passkeySignIn, passkeysSupported } from '../api/accounts'
+import { passkeySignIn, passkeysSupported } from '../api/accounts'
 import { safeNextPath } from '../api/next'
 import { Field, type FieldErrors } from '../components/ui'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
 import { SharedComputerOption, SharedSignOutNotice } from './SharedComputer'
+import { useLockout, usePasskeyAutofill } from './signInHooks'
+import { useDocumentTitle } from '../components/docTitle'
+import { useBrowserValue, useHydrated } from '../components/hydrated'
+import { preloadWhileSigningIn } from '../preload'
 
 function describeWait(t: TFunction, seconds: number): string {
   if (seconds < 60) return t('signIn.seconds', { count: seconds })
@@ -20,7 +24,7 @@ const safeNext = (next: string | null): string => safeNextPath(next, ROUTES.boar
 
 export function SignInPage() {
   const { t } = useTranslation()
-  const { status, me, login, beginSession, sessionExpired, idleSignOut, bootError } = useAuth()
+  const { status, me, login, beginSession } = useAuth()
   const [params] = useSearchParams()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
@@ -28,42 +32,24 @@ export function SignInPage() {
   const [errors, setErrors] = useState<FieldErrors>({})
   // The lock message is kept as its wait, so it follows a change of language.
   const [formError, setFormError] = useState<string | { lockedFor: number } | null>(null)
-  const [lockedUntil, setLockedUntil] = useState<number | null>(null)
-  const [now, setNow] = useState(() => Date.now())
   const [busy, setBusy] = useState(false)
+  const hydrated = useHydrated()
 
-  useEffect(() => {
-    document.title = `${t('signIn.title')} · ${t('appName')}`
-  }, [t])
+  useDocumentTitle(t('signIn.title'))
 
-  // Conditional UI: where the browser offers it, the passkeys of this site appear among the email
-  // field's suggestions; picking one signs in (docs/api-reference.md §16).
-  useEffect(() => {
-    let live = true
-    void autofillSupported().then((yes) => {
-      if (!yes || !live) return
-      passkeySignIn(beginSession, { autofill: true }).catch(() => {
-        // Cancelled (the button below asks instead) or refused: the form stays.
-      })
-    })
-    return () => {
-      live = false
-      cancelPasskeyPrompt()
-    }
-  }, [beginSession])
-
-  useEffect(() => {
-    if (lockedUntil === null) return
-    const t = window.setInterval(() => setNow(Date.now()), 1000)
-    return () => window.clearInterval(t)
-  }, [lockedUntil])
+  usePasskeyAutofill(beginSession)
+  const lockout = useLockout()
+  const { secondsLeft, locked } = lockout
+  /** Too many attempts: the form stays locked for the wait the server gave. */
+  const lockFor = (err: ApiError) => {
+    const wait = err.retryAfter ?? 60
+    lockout.lock(wait)
+    setFormError({ lockedFor: wait })
+  }
 
   if (status === 'authenticated' && me) {
     return <Navigate to={me.force_password_reset ? ROUTES.changePassword : safeNext(params.get('next'))} replace />
   }
-
-  const secondsLeft = lockedUntil !== null ? Math.max(0, Math.ceil((lockedUntil - now) / 1000)) : 0
-  const locked = secondsLeft > 0
 
   async function withPasskey() {
     setFormError(null)
@@ -71,12 +57,8 @@ export function SignInPage() {
     try {
       await passkeySignIn(beginSession, { shared })
     } catch (err) {
-      if (err instanceof ApiError && err.status === 429) {
-        const wait = err.retryAfter ?? 60
-        setLockedUntil(Date.now() + wait * 1000)
-        setNow(Date.now())
-        setFormError({ lockedFor: wait })
-      } else if (err instanceof ApiError) setFormError(t('signIn.passkeyFailed'))
+      if (err instanceof ApiError && err.status === 429) lockFor(err)
+      else if (err instanceof ApiError) setFormError(t('signIn.passkeyFailed'))
       else if ((err as Error).name !== 'NotAllowedError' && (err as Error).name !== 'AbortError') {
         setFormError(t('signIn.passkeyFailed'))
       }
@@ -99,10 +81,7 @@ export function SignInPage() {
       await login(email.trim(), password, { shared })
     } catch (err) {
       if (err instanceof ApiError && err.status === 429) {
-        const wait = err.retryAfter ?? 60
-        setLockedUntil(Date.now() + wait * 1000)
-        setNow(Date.now())
-        setFormError({ lockedFor: wait })
+        lockFor(err)
       } else if (err instanceof ApiError && err.status === 401) {
         setFormError(t('signIn.wrong'))
       } else if (err instanceof ApiError && err.status === 422) {
@@ -118,69 +97,139 @@ export function SignInPage() {
 
   return (
     <main className="auth-page">
-      <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="signin-title">
+      {/* The first input fetches the board's code, so it is there when the sign-in succeeds. */}
+      <form
+        className="card auth-card"
+        onSubmit={onSubmit}
+        onInput={preloadWhileSigningIn}
+        noValidate
+        aria-labelledby="signin-title"
+      >
         <h1 id="signin-title">{t('signIn.title')}</h1>
         <p className="muted">{t('appName')}</p>
-        {sessionExpired && !formError && (
-          <p className="info-box" role="status">
-            {t('signIn.sessionEnded')}
-          </p>
-        )}
-        {idleSignOut && !formError && <SharedSignOutNotice />}
-        {bootError && !formError && (
-          <p className="error-box" role="alert">
-            {bootError}
-          </p>
-        )}
-        {formError && (
-          <p className="error-box" role="alert">
-            {typeof formError === 'string'
-              ? formError
-              : t('signIn.locked', { wait: describeWait(t, formError.lockedFor) })}
-            {locked && <> {t('signIn.left', { wait: describeWait(t, secondsLeft) })}</>}
-          </p>
-        )}
-        <Field label={t('signIn.email')} error={errors.username}>
-          <input
-            type="email"
-            name="username"
-            autoComplete="username webauthn"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoFocus
-          />
-        </Field>
-        <Field label={t('signIn.password')} error={errors.password}>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </Field>
+        <SignInNotice formError={formError} secondsLeft={secondsLeft} />
+        <CredentialFields
+          email={email}
+          password={password}
+          errors={errors}
+          onEmail={setEmail}
+          onPassword={setPassword}
+        />
         <SharedComputerOption checked={shared} onChange={setShared} />
-        <button type="submit" className="button button-primary button-block" disabled={busy || locked}>
+        {/* Disabled until the code runs: a form sent natively would put the password in the address. */}
+        <button type="submit" className="button button-primary button-block" disabled={!hydrated || busy || locked}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>
         <p className="small">
           <Link to={ROUTES.forgotPassword}>{t('signIn.forgot')}</Link>
         </p>
-        {passkeysSupported() && (
-          <>
-            <p className="muted small auth-or">{t('signIn.or')}</p>
-            <button type="button" className="button button-block" onClick={withPasskey} disabled={busy || locked}>
-              {t('signIn.passkey')}
-            </button>
-          </>
-        )}
-        <p className="muted small">
-          <Link to={ROUTES.public}>{t('signIn.publicLink')}</Link>
-        </p>
-        <p className="muted small">
-          <Link to={ROUTES.createStake}>{t('signIn.createStake')}</Link>
-        </p>
+        <PasskeyOption onClick={withPasskey} disabled={busy || locked} />
+        <SignInLinks />
       </form>
     </main>
+  )
+}
+
+/** Why the form is here or what went wrong: a sign-in's own error first, else why the last session ended. */
+function SignInNotice({
+  formError,
+  secondsLeft,
+}: {
+  formError: string | { lockedFor: number } | null
+  secondsLeft: number
+}) {
+  const { t } = useTranslation()
+  const { sessionExpired, idleSignOut, bootError } = useAuth()
+  if (formError)
+    return (
+      <p className="error-box" role="alert">
+        {typeof formError === 'string' ? formError : t('signIn.locked', { wait: describeWait(t, formError.lockedFor) })}
+        {secondsLeft > 0 && <> {t('signIn.left', { wait: describeWait(t, secondsLeft) })}</>}
+      </p>
+    )
+  return (
+    <>
+      {sessionExpired && (
+        <p className="info-box" role="status">
+          {t('signIn.sessionEnded')}
+        </p>
+      )}
+      {idleSignOut && <SharedSignOutNotice />}
+      {bootError && (
+        <p className="error-box" role="alert">
+          {bootError}
+        </p>
+      )}
+    </>
+  )
+}
+
+/** The email (which also offers this site's passkeys, where the browser can) and the password. */
+function CredentialFields({
+  email,
+  password,
+  errors,
+  onEmail,
+  onPassword,
+}: {
+  email: string
+  password: string
+  errors: FieldErrors
+  onEmail(value: string): void
+  onPassword(value: string): void
+}) {
+  const { t } = useTranslation()
+  return (
+    <>
+      <Field label={t('signIn.email')} error={errors.username}>
+        <input
+          type="email"
+          name="username"
+          autoComplete="username webauthn"
+          value={email}
+          onChange={(e) => onEmail(e.target.value)}
+          autoFocus
+        />
+      </Field>
+      <Field label={t('signIn.password')} error={errors.password}>
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => onPassword(e.target.value)}
+        />
+      </Field>
+    </>
+  )
+}
+
+/** Signing in with a passkey, where this browser can. */
+function PasskeyOption({ onClick, disabled }: { onClick(): void; disabled: boolean }) {
+  const { t } = useTranslation()
+  // Rendered at build time with the option: nearly every browser has passkeys; one without drops it.
+  const supported = useBrowserValue(passkeysSupported, true)
+  if (!supported) return null
+  return (
+    <>
+      <p className="muted small auth-or">{t('signIn.or')}</p>
+      <button type="button" className="button button-block" onClick={onClick} disabled={disabled}>
+        {t('signIn.passkey')}
+      </button>
+    </>
+  )
+}
+
+function SignInLinks() {
+  const { t } = useTranslation()
+  return (
+    <>
+      <p className="muted small">
+        <Link to={ROUTES.public}>{t('signIn.publicLink')}</Link>
+      </p>
+      <p className="muted small">
+        <Link to={ROUTES.createStake}>{t('signIn.createStake')}</Link>
+      </p>
+    </>
   )
 }

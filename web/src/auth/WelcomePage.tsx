@@ -1,12 +1,14 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../api/client'
 import { useAcceptInvitation, useInvitation } from '../api/accounts'
-import { Field, Loading, splitError, type FieldErrors } from '../components/ui'
+import { Loading, splitError } from '../components/ui'
 import { ROUTES } from '../routes'
 import { useAuth } from './AuthProvider'
-import { checkPasswords, useLinkToken } from './linkToken'
+import { useLinkToken } from './linkToken'
+import { NewPasswordFields, useNewPassword } from './NewPassword'
+import { useDocumentTitle } from '../components/docTitle'
 
 /**
  * The invitation's Welcome page (docs/api-reference.md §16): `/welcome#<token>`
@@ -18,35 +20,25 @@ export default function WelcomePage() {
   const navigate = useNavigate()
   const invitation = useInvitation(token)
   const accept = useAcceptInvitation(useAuth().beginSession)
-  const [password, setPassword] = useState('')
-  const [repeat, setRepeat] = useState('')
-  const [errors, setErrors] = useState<FieldErrors>({})
-  const [general, setGeneral] = useState<string | null>(null)
+  const form = useNewPassword()
   // Which link turned out spent (a later link in the same tab starts afresh).
   const [goneFor, setGoneFor] = useState<string | null>(null)
   const gone = goneFor === token
 
-  useEffect(() => {
-    document.title = `${t('welcome.title')} · ${t('common:appName')}`
-  }, [t])
+  useDocumentTitle(t('welcome.title'))
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
-    const problems = checkPasswords(password, repeat)
-    setErrors(
-      Object.fromEntries(Object.entries(problems).map(([field, key]) => [field, t(`password.${key}`)])) as FieldErrors,
-    )
-    setGeneral(null)
-    if (Object.keys(problems).length > 0) return
+    if (!form.check()) return
     try {
-      await accept.mutateAsync({ token, password })
+      await accept.mutateAsync({ token, password: form.password })
       navigate(ROUTES.board, { replace: true })
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) setGoneFor(token)
       else {
         const s = splitError(err, ['password'])
-        setErrors(s.fields)
-        setGeneral(s.general)
+        form.setErrors(s.fields)
+        form.setGeneral(s.general)
       }
     }
   }
@@ -88,32 +80,13 @@ export default function WelcomePage() {
       <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="welcome-title">
         <h1 id="welcome-title">{t('welcome.title')}</h1>
         <p>{t('welcome.intro', { name: who.fname, email: who.email })}</p>
-        {general && (
-          <p className="error-box" role="alert">
-            {general}
-          </p>
-        )}
         {/* For the browser's password manager: the account the new password belongs to. */}
         <input type="email" name="username" autoComplete="username" value={who.email} readOnly hidden />
-        <Field label={t('welcome.password')} hint={t('welcome.hint')} error={errors.password}>
-          <input
-            type="password"
-            name="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoFocus
-          />
-        </Field>
-        <Field label={t('welcome.repeat')} error={errors.repeat}>
-          <input
-            type="password"
-            name="repeat"
-            autoComplete="new-password"
-            value={repeat}
-            onChange={(e) => setRepeat(e.target.value)}
-          />
-        </Field>
+        <NewPasswordFields
+          form={form}
+          name="password"
+          label={{ password: t('welcome.password'), repeat: t('welcome.repeat') }}
+        />
         <button type="submit" className="button button-primary button-block" disabled={accept.isPending}>
           {accept.isPending ? t('welcome.busy') : t('welcome.submit')}
         </button>

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react'
 import { NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { useMe } from '../auth/AuthProvider'
-import { can } from '../auth/roles'
+import { can, isBishop } from '../auth/roles'
 import { ROUTES } from '../routes'
 import { useActions } from '../api/actions'
 import { useStake } from '../api/stake'
@@ -10,13 +10,13 @@ import { setAppBadge } from '../api/push'
 import { setTitleCount } from './docTitle'
 import { AccountButton } from './AccountButton'
 import { NotificationBell } from './NotificationBell'
+import { MainNav } from './MainNav'
 import { TabBar } from './TabBar'
 import { loadAccountMenu } from '../preload'
 
 // The account menu (and the menu library under it) loads with the first
 // signed-in page, beside that page's own chunk: not in the sign-in download.
 const AccountMenu = lazy(loadAccountMenu)
-import { SustainingsNav } from './SustainingsNav'
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation()
@@ -44,17 +44,22 @@ export function Layout({ children }: { children: ReactNode }) {
     }
   }, [needsMe])
 
+  const sustainings = can(me, 'proposals.view') || can(me, 'proposals.manage') || isBishop(me)
+  // Most used first: on a narrow screen the last ones go to "More".
   const links: { to: string; label: string; show: boolean }[] = [
     { to: ROUTES.board, label: t('nav.board'), show: true },
     { to: ROUTES.schedule, label: t('nav.speaking'), show: true },
     { to: ROUTES.callings, label: t('nav.callings'), show: true },
-    { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
-    { to: ROUTES.wards, label: t('nav.wards'), show: true },
-    { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
-    { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
+    { to: ROUTES.sustainings, label: t('nav.sustainings'), show: sustainings },
     { to: ROUTES.sundayPlan, label: t('nav.sundayPlan'), show: true },
     { to: ROUTES.interviews, label: t('nav.interviews'), show: can(me, 'proposals.manage') },
+    { to: ROUTES.wards, label: t('nav.wards'), show: true },
+    { to: ROUTES.users, label: t('nav.users'), show: can(me, 'users.manage') },
+    { to: ROUTES.archive, label: t('nav.archive'), show: sustainings },
+    { to: ROUTES.audit, label: t('nav.audit'), show: can(me, 'users.manage') },
+    { to: ROUTES.webhooks, label: t('nav.webhooks'), show: can(me, 'proposals.manage') },
   ]
+  const shown = links.filter((l) => l.show)
 
   return (
     <div className="app">
@@ -71,26 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
             </span>
           )}
         </NavLink>
-        <nav aria-label={t('nav.label')} className="mainnav">
-          {links
-            .filter((l) => l.show)
-            .map((l) => (
-              <NavLink key={l.to} to={l.to} className={({ isActive }) => (isActive ? 'active' : undefined)}>
-                {l.label}
-              </NavLink>
-            ))}
-          <SustainingsNav />
-          {needsMe > 0 && (
-            <NavLink
-              to={ROUTES.board}
-              className="needs-me"
-              aria-label={t('nav.needsMeLabel', { count: needsMe })}
-              data-testid="needs-me"
-            >
-              {t('nav.needsMe')} <span className="needs-me-count">{needsMe}</span>
-            </NavLink>
-          )}
-        </nav>
+        <MainNav links={shown} needsMe={needsMe} />
         <NotificationBell />
         <Suspense fallback={<AccountButton disabled />}>
           <AccountMenu />
@@ -99,7 +85,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <main id="main" className="content" tabIndex={-1} ref={mainRef}>
         {children}
       </main>
-      <TabBar links={links.filter((l) => l.show)} needsMe={needsMe} />
+      <TabBar links={shown} needsMe={needsMe} />
     </div>
   )
 }

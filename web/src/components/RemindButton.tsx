@@ -9,9 +9,10 @@ import './notifications.css'
 
 /**
  * "Remind" (proposals.manage, at a voting stage): the voters of the stage who
- * have not voted get a reminder; at most once an hour per proposal.
+ * have not voted get a reminder; at most once an hour per proposal. Null when
+ * the caller may not remind here; else what a button or a menu item runs.
  */
-export function RemindButton({ proposalId, stage, small }: { proposalId: number; stage: Stage; small?: boolean }) {
+export function useRemindAction(proposalId: number, stage: Stage) {
   const { t } = useTranslation('notifications')
   const me = useMe()
   const notify = useNotify()
@@ -19,29 +20,38 @@ export function RemindButton({ proposalId, stage, small }: { proposalId: number;
   if (!can(me, 'proposals.manage') || !isVotingStage(stage)) return null
   const minutes = (error: unknown) =>
     error instanceof ApiError && error.retryAfter !== undefined ? Math.ceil(error.retryAfter / 60) : 60
+  return {
+    label: t('remind.button'),
+    pending: remind.isPending,
+    run: () =>
+      remind.mutate(undefined, {
+        onSuccess: (result) => notify(t('remind.done', { count: result.reminded.length }), 'success'),
+        onError: (error) =>
+          notify(
+            error instanceof ApiError && error.status === 429
+              ? t('remind.tooSoon', { count: minutes(error) })
+              : error instanceof ApiError && error.code === 'wrong_stage'
+                ? t('remind.wrongStage')
+                : error.message,
+            'error',
+          ),
+      }),
+  }
+}
+
+export function RemindButton({ proposalId, stage }: { proposalId: number; stage: Stage }) {
+  const action = useRemindAction(proposalId, stage)
+  if (!action) return null
   return (
     <button
       type="button"
-      className={`button${small ? ' button-small' : ''}`}
-      disabled={remind.isPending}
+      className="button"
+      disabled={action.pending}
       onPointerDown={(e) => e.stopPropagation()}
-      onClick={() =>
-        remind.mutate(undefined, {
-          onSuccess: (result) => notify(t('remind.done', { count: result.reminded.length }), 'success'),
-          onError: (error) =>
-            notify(
-              error instanceof ApiError && error.status === 429
-                ? t('remind.tooSoon', { count: minutes(error) })
-                : error instanceof ApiError && error.code === 'wrong_stage'
-                  ? t('remind.wrongStage')
-                  : error.message,
-              'error',
-            ),
-        })
-      }
+      onClick={action.run}
       data-testid={`remind-${proposalId}`}
     >
-      {t('remind.button')}
+      {action.label}
     </button>
   )
 }

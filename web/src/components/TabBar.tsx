@@ -2,7 +2,6 @@ import { useEffect, useId, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ROUTES } from '../routes'
-import { SustainingsNav } from './SustainingsNav'
 
 /** Where the "Needs me" tab leads: the board's own "Needs me" section. */
 const NEEDS_ME_HASH = '#needs-me'
@@ -44,7 +43,6 @@ export function TabBar({ links, needsMe }: { links: { to: string; label: string 
               {l.label}
             </NavLink>
           ))}
-          <SustainingsNav />
           <NavLink to={ROUTES.inbox}>{t('nav.inbox')}</NavLink>
           <NavLink to={ROUTES.profile}>{t('nav.profile')}</NavLink>
         </div>

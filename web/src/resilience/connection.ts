@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { onlineManager } from '@tanstack/react-query'
-import { onNetworkResult, probeServer, setConnectionGate } from '../api/client'
+import { onNetworkResult, onWaitingChanges, probeServer, setConnectionGate, waitingChangeCount } from '../api/client'
 
 /**
  * Whether the app can reach the server: the browser's own online/offline
@@ -79,9 +79,9 @@ export function watchConnection(): void {
   })
 }
 
-/** Resolves at once when online, else on recovery. */
-function untilOnline(): Promise<void> {
-  if (isOnline()) return Promise.resolve()
+/** null when online (requests go at once), else a promise that resolves on recovery. */
+function untilOnline(): Promise<void> | null {
+  if (isOnline()) return null
   return new Promise((resolve) => {
     const off = subscribe(() => {
       if (!isOnline()) return
@@ -92,5 +92,11 @@ function untilOnline(): Promise<void> {
 }
 
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, isOnline)
+  // Rendered at build time: online (the page was just served).
+  return useSyncExternalStore(subscribe, isOnline, () => true)
+}
+
+/** How many changes wait for the connection (made while offline; sent on recovery). */
+export function useWaitingChanges(): number {
+  return useSyncExternalStore(onWaitingChanges, waitingChangeCount)
 }

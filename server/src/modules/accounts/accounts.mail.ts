@@ -1,5 +1,4 @@
-import type { Insertable } from 'kysely'
-import type { MailOutboxTable } from '../notifications/notifications.tables.ts'
+import { outboxRow } from '../notifications/outbox.repository.ts'
 
 /**
  * The account mails (docs/api-reference.md §16) in the recipient's language:
@@ -62,7 +61,7 @@ export function composeAccountMail(
   stakeName: string,
   link: string,
   now: string,
-): Insertable<MailOutboxTable> {
+) {
   const t = TEXTS[language === 'es' ? 'es' : 'en'][kind]
   const intro = t.intro.replace('{name}', to.fname).replace('{stake}', stakeName)
   const text = `${intro}\n\n${link}\n\n${t.after}\n`
@@ -74,14 +73,5 @@ export function composeAccountMail(
     `<p><small>${escapeHtml(t.after)}</small></p>`,
     '</body></html>',
   ].join('\n')
-  return {
-    user_id: to.id,
-    to_address: to.email,
-    kind,
-    subject: t.subject,
-    text_body: text,
-    html_body: html,
-    next_attempt_at: now,
-    created_at: now,
-  }
+  return outboxRow({ user_id: to.id, to_address: to.email, kind }, { subject: t.subject, text, html }, now)
 }

@@ -20,7 +20,7 @@ import {
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { isCrossSite } from '../auth/cross-site.ts'
 import { sendSession } from '../auth/auth.routes.ts'
@@ -197,10 +197,7 @@ export default async function accountsRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null(), 404: ErrorBody },
       },
     },
-    async (request, reply) => {
-      await passkeys.remove(requireActor(request), request.params.id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, passkeys.remove(requireActor(request), request.params.id)),
   )
 
   app.post(

@@ -250,14 +250,7 @@ export class PasskeysService {
     }
     if (reason !== null) {
       const target = found ? ({ type: 'user', id: found.user_id } as const) : null
-      await withTransaction(db, async (trx) => {
-        await record(
-          trx,
-          this.ctx,
-          audited({ by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip }),
-        )
-        await this.attempts.recordLocks(trx, admission, target)
-      })
+      await this.attempts.signInFailed(admission, target, { at: nowIso, reason, ip: client.ip })
       throw unauthorized(FAILED)
     }
     await this.attempts.succeeded(keys)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { PASSWORD_RESET_ANSWER } from '@stake/contract'
-import { ALL_PERMISSIONS, createUser, injectAs, login, signedIn } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, createUser, injectAs, login, loginRequest, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { createUserIn, otherStake } from '../../test/stakes.fixtures.ts'
 
@@ -22,13 +22,7 @@ describe('no mail: the administrator hands over a reset link', () => {
     })
   const confirm = (token: string, new_password: string) =>
     t.app.inject({ method: 'POST', url: '/api/auth/password-reset/confirm', payload: { token, new_password } })
-  const signIn = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username: email, password }).toString(),
-    })
+  const signIn = (email: string, password: string) => loginRequest(t, email, password)
   const tokenOf = (url: string) => {
     assert.match(url, /^http:\/\/[^/]+\/reset-password#[A-Za-z0-9_-]{43}$/)
     return url.slice(url.indexOf('#') + 1)

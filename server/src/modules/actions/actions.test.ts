@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type { ActionItem, Actions } from '@stake/contract'
-import { injectAs, signedIn } from '../../test/factories.ts'
+import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, move, presidency, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
-import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import {
+  bishopOf,
+  createWard,
+  move,
+  seated,
+  seedProposals,
+  submit,
+  tracker,
+  type Tracker,
+} from '../../test/proposals.fixtures.ts'
+import { useCountedGet } from '../../test/query-counter.ts'
 import { replaceDirectPermissions } from '../users/permissions.repository.ts'
 
 const URL = '/api/calling-kanban/proposals'
@@ -14,18 +22,12 @@ type User = Awaited<ReturnType<typeof signedIn>>
 describe('GET /actions', () => {
   // Three approvals needed: one vote leaves the proposal where it is.
   const t = useTestApp({ SP_APPROVALS_REQUIRED: '3', HC_APPROVALS_REQUIRED: '3' })
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let sp: Awaited<ReturnType<typeof presidency>>
+  let { ward, bishop, clerk, sp } = {} as Tracker
   let hc: User
-
   before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk') // every permission, no vote
-    sp = await presidency(t)
-    hc = await seated(t, 'high_councilor')
+    const cast = await tracker(t, 1)
+    ;({ ward, bishop, clerk, sp } = cast)
+    hc = cast.hcs[0]!
   })
 
   const actions = async (who: User): Promise<Actions> => {
@@ -180,20 +182,11 @@ describe('GET /actions', () => {
   })
 
   describe('query count', () => {
-    let counted: FastifyTypebox
-    let counter: QueryCounter
-    before(async () => {
-      ;({ app: counted, counter } = await countingApp(t))
-    })
-    after(async () => {
-      await counted.close()
-    })
-
+    const countedGet = useCountedGet(t)
     const countActions = async (who: User) => {
-      counter.count = 0
-      const res = await injectAs({ ...t, app: counted }, who.token)('GET', '/api/actions')
+      const { res, queries } = await countedGet(who.token, '/api/actions')
       assert.equal(res.statusCode, 200, res.body)
-      return { queries: counter.count, items: (res.json() as Actions).count }
+      return { queries, items: (res.json() as Actions).count }
     }
 
     it('answers with the same number of queries for 12 and for 300 proposals', async () => {

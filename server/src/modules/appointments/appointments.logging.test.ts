@@ -3,6 +3,7 @@ import { Writable } from 'node:stream'
 import { describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
 import { injectAs } from '../../test/factories.ts'
+import { bookingLink } from '../../test/appointments.fixtures.ts'
 import { presidency } from '../../test/proposals.fixtures.ts'
 
 describe('booking-link tokens are never logged (docs/api-reference.md §18)', () => {
@@ -22,25 +23,19 @@ describe('booking-link tokens are never logged (docs/api-reference.md §18)', ()
       (await president.as('PUT', '/api/appointments/availability', { weekly, exceptions: [] })).statusCode,
       200,
     )
-    const made = await president.as('POST', '/api/appointments/offers', {
-      kind: 'other',
-      name: 'Lena Log',
-      interviewer_id: president.user.id,
-      duration_minutes: 30,
-    })
-    assert.equal(made.statusCode, 201, made.body)
-    const token = (made.json().url as string).split('#')[1]!
+    const { token, path } = await bookingLink(president.as, president.user.id, 'Lena Log')
     const anonymous = injectAs(t, null)
-    const path = `/api/appointments/book/${token}`
     const slots = (await anonymous('GET', path)).json().slots
     assert.equal((await anonymous('POST', path, { starts_at: slots[0].starts_at })).statusCode, 201)
     assert.equal((await anonymous('POST', path, { starts_at: slots[1].starts_at })).statusCode, 409)
     assert.equal((await anonymous('PUT', path, { starts_at: 'soon' })).statusCode, 422)
     assert.equal((await anonymous('PUT', path, { starts_at: slots[1].starts_at })).statusCode, 200)
+    assert.equal((await anonymous('GET', `${path}/calendar.ics`)).statusCode, 200)
     assert.equal((await anonymous('DELETE', path)).statusCode, 204)
     assert.equal((await anonymous('GET', `/appointments/book/${token}`)).statusCode, 200, 'the root alias too')
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request')
     assert.ok(requests.filter((l) => /\/appointments\/book\/:token$/.test(l.url)).length >= 7, JSON.stringify(requests))
+    assert.ok(requests.some((l) => /\/appointments\/book\/:token\/calendar\.ics$/.test(l.url)))
     assert.ok(!lines.join('\n').includes(token), 'the token appears in no log line')
   })
 })

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
 import type { DB } from '../../db/schema.ts'
 import { withTransaction } from '../../db/transaction.ts'
-import { insertOutbox } from '../notifications/outbox.repository.ts'
+import { insertOutbox, outboxRow } from '../notifications/outbox.repository.ts'
 import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import * as repo from './appointments.repository.ts'
 import { addDays, localDate, localInstant } from './appointments.slots.ts'
@@ -28,21 +28,7 @@ export async function sendAppointmentReminders(deps: { db: Kysely<DB>; config: C
       if (!(await repo.claimReminder(trx, due.id, at))) return 0
       const interviewer = `${due.fname} ${due.lname}`.trim()
       const mail = memberMail(language, 'reminder', due.person_name, interviewer, due.starts_at, timezone)
-      await insertOutbox(trx, [
-        {
-          user_id: null,
-          to_address: due.email!,
-          kind: 'appointment',
-          subject: mail.subject,
-          text_body: mail.text,
-          html_body: mail.html,
-          next_attempt_at: at,
-          claimed_until: null,
-          last_error: null,
-          created_at: at,
-          sent_at: null,
-        },
-      ])
+      await insertOutbox(trx, [outboxRow({ user_id: null, to_address: due.email!, kind: 'appointment' }, mail, at)])
       return 1
     })
   }

@@ -32,6 +32,18 @@ export async function replaceWindows(db: Executor, userId: number, rows: WindowL
       .execute()
 }
 
+/** Where the interviewer holds interviews; null when he has not said. */
+export async function findPlace(db: Executor, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('interview_places').select('place').where('user_id', '=', userId).executeTakeFirst()
+  return row?.place ?? null
+}
+
+/** Sets (or, with null, forgets) where the interviewer holds interviews. */
+export async function setPlace(db: Executor, userId: number, place: string | null): Promise<void> {
+  await db.deleteFrom('interview_places').where('user_id', '=', userId).execute()
+  if (place !== null) await db.insertInto('interview_places').values({ user_id: userId, place }).execute()
+}
+
 /** Active holders of a stake presidency seat who have published at least one weekly window, by id. */
 export async function presidencyInterviewers(db: Executor): Promise<number[]> {
   const rows = await holdersOf(db, PRESIDENCY_KEYS)

@@ -101,6 +101,26 @@ export default async function appointmentsRoutes(app: FastifyTypebox, ctx: AppCo
     async (request) => service.page(request.params.token),
   )
 
+  app.get(
+    '/book/:token/calendar.ics',
+    {
+      config: BOOKING,
+      schema: {
+        tags,
+        operationId: 'getBookingCalendar',
+        summary: 'The booked interview as an iCalendar file to add to a calendar (404 while nothing is booked)',
+        params: BookingTokenParams,
+        response: { 200: { content: { 'text/calendar': { schema: Type.String() } } } },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type('text/calendar; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="interview.ics"')
+        .header('Cache-Control', 'private, no-store')
+        .send(await service.calendar(request.params.token)),
+  )
+
   app.post(
     '/book/:token',
     {

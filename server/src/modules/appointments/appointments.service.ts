@@ -18,6 +18,7 @@ import { currentStakeSettings } from '../stakes/stakes.repository.ts'
 import { effectivePermissionsOf } from '../users/permissions.repository.ts'
 import * as repo from './appointments.repository.ts'
 import { isScheduler } from './availability.service.ts'
+import { bookingCalendar } from './appointments.calendar.ts'
 import { appointmentTarget, BOOKING_LINK, offerFacts } from './appointments.audit.ts'
 import { offeredSlots, quarters, type Slot } from './appointments.slots.ts'
 import { inboxText, memberMail, type Change } from './appointments.texts.ts'
@@ -193,10 +194,28 @@ export class AppointmentsService {
       timezone,
       expires_at: offer.expires_at,
       booking: booking ? { starts_at: booking.starts_at, ends_at: booking.ends_at } : null,
+      place: interviewerId === null ? null : await repo.findPlace(this.ctx.db, interviewerId),
       slots: [...free.values()]
         .sort((a, b) => a.slot.start.getTime() - b.slot.start.getTime())
         .map(({ slot }) => ({ starts_at: slot.start.toISOString(), ends_at: slot.end.toISOString() })),
     }
+  }
+
+  /** The booked interview as an iCalendar file; 404 while nothing is booked. */
+  async calendar(token: string): Promise<string> {
+    const { offer, booking } = await this.open(token)
+    if (!booking) throw notFound('Booking')
+    const interviewer = await repo.findUser(this.ctx.db, booking.interviewer_id)
+    const { language } = await currentStakeSettings(this.ctx.db)
+    return bookingCalendar({
+      id: booking.id,
+      language,
+      interviewer: interviewer ? `${interviewer.fname} ${interviewer.lname}`.trim() : offer.person_name,
+      place: await repo.findPlace(this.ctx.db, booking.interviewer_id),
+      starts_at: booking.starts_at,
+      ends_at: booking.ends_at,
+      now: this.ctx.clock.now(),
+    })
   }
 
   /**

@@ -57,6 +57,14 @@ export interface AppointmentBlocksTable {
   appointment_id: number
 }
 
+/** Where an interviewer holds interviews (migration 20261201300100_interview_places). */
+export interface InterviewPlacesTable {
+  stake_id: Generated<number>
+  user_id: number
+  /** Free text ("Stake offices") or a video link. */
+  place: string
+}
+
 export interface SundayAssignmentsTable {
   stake_id: Generated<number>
   id: Generated<number>
@@ -82,6 +90,9 @@ export const appointmentsTables = {
   appointments: stakeTable<AppointmentsTable>({ transfer: { never: 'bookings made through those links' } }),
   appointment_blocks: stakeTable<AppointmentBlocksTable>({
     transfer: { never: 'the quarter hours of those bookings' },
+  }),
+  interview_places: stakeTable<InterviewPlacesTable>({
+    transfer: { refs: { user_id: 'users' }, orderBy: ['user_id'] },
   }),
   sunday_assignments: stakeTable<SundayAssignmentsTable>({
     transfer: { id: true, refs: { user_id: 'users', ward_id: 'wards' }, orderBy: ['id'] },

@@ -33,6 +33,7 @@ export class AvailabilityService {
       exceptions: rows
         .filter((r) => r.date !== null)
         .map((r) => ({ date: r.date!, start_minute: r.start_minute, end_minute: r.end_minute, open: r.open })),
+      place: await repo.findPlace(this.ctx.db, id),
     }
   }
 
@@ -64,6 +65,7 @@ export class AvailabilityService {
         ...input.weekly.map((w) => ({ ...w, date: null, open: true })),
         ...input.exceptions.map((e) => ({ ...e, weekday: null })),
       ])
+      if (input.place !== undefined) await repo.setPlace(trx, id, input.place?.trim() || null)
       await record(
         trx,
         this.ctx,
@@ -74,6 +76,7 @@ export class AvailabilityService {
           {
             weekly: input.weekly,
             exceptions: input.exceptions,
+            ...(input.place !== undefined ? { place: input.place?.trim() || null } : {}),
           },
         ),
       )

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.ts'
 import { addSeconds } from '../../clock.ts'
 import { AppError } from '../../errors.ts'
 import type { Executor } from '../../db/types.ts'
+import { withTransaction } from '../../db/transaction.ts'
 import type { AuditDetail, AuditTarget } from '../../events/types.ts'
 import { audited, record } from '../../events/record.ts'
 import * as throttle from './throttle.repository.ts'
@@ -97,6 +98,19 @@ export class SignInAttempts {
         audited({ by: null, at: admission.at }, 'auth.lock', lock.scope === 'account' ? target : null, detail),
       )
     }
+  }
+
+  /** A sign-in failed: its `auth.login_failed` entry and its locks, in their own transaction (the 401 commits nothing else). */
+  async signInFailed(
+    admission: Admission,
+    target: AuditTarget | null,
+    failure: { at: string; reason: string; ip: string },
+  ) {
+    const { at, ...detail } = failure
+    await withTransaction(this.ctx.db, async (trx) => {
+      await record(trx, this.ctx, audited({ by: null, at }, 'auth.login_failed', target, detail))
+      await this.recordLocks(trx, admission, target)
+    })
   }
 
   /** The password was right: the account's count starts again, and the address's attempt was no failure. */

@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody'
 import type { FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { ErrorBody, LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'
 import { isCrossSite } from './cross-site.ts'
@@ -183,9 +183,6 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.endSession(requireActor(request), request.params.id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.endSession(requireActor(request), request.params.id)),
   )
 }

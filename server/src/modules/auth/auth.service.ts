@@ -94,14 +94,7 @@ export class AuthService {
       // Its own transaction: the 401 that follows commits nothing else (docs/api-reference.md §13).
       const reason = !user ? 'unknown_account' : !ok ? 'wrong_password' : 'inactive'
       const target = user ? ({ type: 'user', id: user.id } as const) : null
-      await withTransaction(db, async (trx) => {
-        await record(
-          trx,
-          this.ctx,
-          audited({ by: null, at: nowIso }, 'auth.login_failed', target, { reason, ip: client.ip }),
-        )
-        await this.attempts.recordLocks(trx, admission, target)
-      })
+      await this.attempts.signInFailed(admission, target, { at: nowIso, reason, ip: client.ip })
       throw unauthorized(BAD_CREDENTIALS)
     }
     await this.attempts.succeeded(keys)

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
-import { createUser } from '../../test/factories.ts'
+import { createUser, loginRequest } from '../../test/factories.ts'
 
 describe('login throttling (kept in the database)', () => {
   const t = useTestApp()
 
-  const attempt = (username: string, password: string, ip = '203.0.113.7') =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      remoteAddress: ip,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username, password }).toString(),
-    })
+  const attempt = (username: string, password: string, ip = '203.0.113.7') => loginRequest(t, username, password, ip)
 
   it('locks an account after 5 failures in 15 minutes, even against the correct password, with Retry-After', async () => {
     const user = await createUser(t)

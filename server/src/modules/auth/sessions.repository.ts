@@ -76,6 +76,7 @@ export function findSessionAccess(
       'u.phone',
       'u.active',
       'u.force_password_reset',
+      'u.ward_id',
       'u.language',
       'u.created_at',
       'u.updated_at',

@@ -12,7 +12,7 @@ import {
   UpdateCallingBody,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendPage, type FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent, sendPage } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { CallingsService } from './callings.service.ts'
 import { SlotsService } from './slots.service.ts'
@@ -100,10 +100,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null(), 409: ErrorBody },
       },
     },
-    async (request, reply) => {
-      await callings.remove(requireActor(request), request.params.calling_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, callings.remove(requireActor(request), request.params.calling_id)),
   )
 
   app.get(
@@ -196,9 +193,7 @@ export default async function callingsRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null(), 409: ErrorBody },
       },
     },
-    async (request, reply) => {
-      await slots.release(requireActor(request), request.params.calling_id, request.params.slot_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) =>
+      noContent(reply, slots.release(requireActor(request), request.params.calling_id, request.params.slot_id)),
   )
 }

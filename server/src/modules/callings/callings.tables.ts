@@ -31,6 +31,8 @@ export interface CallingSlotsTable {
   user_id: number | null
   ward_id: number | null
   filled_at: string | null
+  /** The holder's set apart: its date (YYYY-MM-DD) or "yes"; null when not known. Cleared with the holder. */
+  set_apart: Generated<string | null>
 }
 
 export interface CallingSlotHistoryTable {

@@ -34,7 +34,9 @@ describe('callings (docs/api-reference.md §5)', () => {
       assert.equal(calling.system_defined, false)
       assert.equal(calling.max_slots, 1)
       assert.deepEqual(calling.permissions, [])
-      assert.deepEqual(calling.slots, [{ slot_id: 1, filled: false, user_id: null, user: null, ward_id: null }])
+      assert.deepEqual(calling.slots, [
+        { slot_id: 1, filled: false, user_id: null, user: null, ward_id: null, set_apart: null },
+      ])
       assert.match(calling.created_at, /Z$/)
     })
 
@@ -133,6 +135,7 @@ describe('callings (docs/api-reference.md §5)', () => {
         user_id: null,
         user: { fname: 'Holly', lname: 'Holder' },
         ward_id: null,
+        set_apart: null,
       })
       assert.equal(res.headers['x-total-count'], String(list.length))
     })

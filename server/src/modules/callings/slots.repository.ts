@@ -13,6 +13,7 @@ export interface SlotRow {
   ward_id: number | null
   fname: string | null
   lname: string | null
+  set_apart: string | null
 }
 
 /**
@@ -32,6 +33,8 @@ export function toSlot(row: SlotRow, anonymous: boolean): CallingSlot {
     user_id: filled && !anonymous ? row.user_id : null,
     user,
     ward_id: row.ward_id ?? null,
+    // When the holder was set apart is about the person: signed-in callers only.
+    set_apart: filled && !anonymous ? (row.set_apart ?? null) : null,
   }
 }
 
@@ -39,7 +42,7 @@ export function slotQuery(db: Executor) {
   return db
     .selectFrom('calling_slots as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.calling_id', 's.slot_id', 's.user_id', 's.ward_id', 'u.fname', 'u.lname'])
+    .select(['s.calling_id', 's.slot_id', 's.user_id', 's.ward_id', 's.set_apart', 'u.fname', 'u.lname'])
 }
 
 export function findSlot(db: Executor, callingId: number, slotId: number): Promise<SlotRow | undefined> {
@@ -105,7 +108,8 @@ export async function listHeldSlots(db: Executor, userId: number): Promise<HeldC
 /**
  * Fills an empty slot: one conditional write, so of two concurrent fills one
  * changes a row and the other none. A second slot of the same calling for the
- * same user fails on the unique (calling_id, user_id) key.
+ * same user fails on the unique (calling_id, user_id) key. `setApart` is the
+ * new holder's set apart when known (an LCR report says it).
  */
 export async function fillEmptySlot(
   db: Executor,
@@ -113,10 +117,11 @@ export async function fillEmptySlot(
   slotId: number,
   userId: number,
   now: string,
+  setApart: string | null = null,
 ): Promise<boolean> {
   const result = await db
     .updateTable('calling_slots')
-    .set({ user_id: userId, filled_at: now })
+    .set({ user_id: userId, filled_at: now, set_apart: setApart })
     .where('calling_id', '=', callingId)
     .where('slot_id', '=', slotId)
     .where('user_id', 'is', null)
@@ -128,7 +133,7 @@ export async function fillEmptySlot(
 export async function vacateSlot(db: Executor, callingId: number, slotId: number, holderId: number): Promise<boolean> {
   const result = await db
     .updateTable('calling_slots')
-    .set({ user_id: null, filled_at: null })
+    .set({ user_id: null, filled_at: null, set_apart: null })
     .where('calling_id', '=', callingId)
     .where('slot_id', '=', slotId)
     .where('user_id', '=', holderId)
@@ -198,4 +203,22 @@ export async function holderIds(db: Executor, callingId: number): Promise<number
     .where('user_id', 'is not', null)
     .execute()
   return rows.map((r) => r.user_id!)
+}
+
+/** Records the holder's set apart on a seat they still hold (an LCR report says it). */
+export async function setSlotSetApart(
+  db: Executor,
+  callingId: number,
+  slotId: number,
+  holderId: number,
+  setApart: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('calling_slots')
+    .set({ set_apart: setApart })
+    .where('calling_id', '=', callingId)
+    .where('slot_id', '=', slotId)
+    .where('user_id', '=', holderId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
 }

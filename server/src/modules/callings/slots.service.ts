@@ -42,12 +42,13 @@ export async function seatUser(
   userId: number,
   now: string,
   field: string[],
+  setApart: string | null = null,
 ): Promise<void> {
   const user = await slotRepo.findActiveUser(trx, userId)
   if (!user || !user.active) throw invalid(field, 'No active user with this id', 'value_error')
   let filled: boolean
   try {
-    filled = await slotRepo.fillEmptySlot(trx, slot.callingId, slot.slotId, userId, now)
+    filled = await slotRepo.fillEmptySlot(trx, slot.callingId, slot.slotId, userId, now, setApart)
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict('conflict', 'This user already holds a slot of this calling')
     if (isForeignKeyViolation(error)) throw invalid(field, 'No active user with this id', 'value_error')

@@ -29,6 +29,7 @@ describe('calling slots (docs/api-reference.md §5) and access that follows the 
         user_id: user.id,
         user: { id: user.id, fname: user.fname, lname: user.lname },
         ward_id: null,
+        set_apart: null,
       })
       assert.deepEqual((await reader('GET', `/api/callings/${calling.id}/2`)).json(), res.json())
       const shown: Calling = (await reader('GET', `/api/callings/${calling.id}`)).json()

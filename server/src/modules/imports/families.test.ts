@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
-import { before, describe, it } from 'node:test'
-import type { ImportPreview, Ward } from '@stake/contract'
+import { describe, it } from 'node:test'
+import type { ImportPreview } from '@stake/contract'
 import { useTestApp } from '../../test/harness.ts'
-import { ALL_PERMISSIONS, signedIn, unique } from '../../test/factories.ts'
-import type { As } from '../../test/callings.fixtures.ts'
-import { csv, postReport, tsv } from '../../test/imports.fixtures.ts'
+import { unique } from '../../test/factories.ts'
+import { csv, importerWithWards, postReport, tsv } from '../../test/imports.fixtures.ts'
 import { layoutPdf } from '../../test/lcr-layout.fixtures.ts'
 
 /**
@@ -15,16 +14,7 @@ import { layoutPdf } from '../../test/lcr-layout.fixtures.ts'
  */
 describe('LCR report families (docs/api-reference.md §15)', () => {
   const t = useTestApp()
-  let admin: { token: string; as: As }
-  before(async () => {
-    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
-    admin = { token: a.token, as: a.as }
-  })
-  const makeWard = async (name = unique('Ward ')): Promise<Ward> => {
-    const res = await admin.as('POST', '/api/wards/', { name, start_time: 600 })
-    assert.equal(res.statusCode, 201, res.body)
-    return res.json()
-  }
+  const { admin, makeWard } = importerWithWards(t)
   const preview = async (body: string | Buffer, type: string, query = '') => {
     const res = await postReport(t, admin.token, body, type, query)
     assert.equal(res.statusCode, 201, res.body)
@@ -131,6 +121,7 @@ describe('LCR report families (docs/api-reference.md §15)', () => {
   })
 
   it('a member list whose header labels wrap over two lines (Member List for Callings)', async () => {
+    const ward = await makeWard()
     const last = unique('Hollowell')
     const callingName = unique('Ward Librarian ')
     const pdf = await layoutPdf(
@@ -147,7 +138,7 @@ describe('LCR report families (docs/api-reference.md §15)', () => {
       ],
       { title: 'Member List for Callings' },
     )
-    const shown = await preview(pdf, 'application/pdf')
+    const shown = await preview(pdf, 'application/pdf', `ward_id=${ward.id}`)
     assert.deepEqual(shown.problems, [])
     assert.deepEqual(created(shown), [`Iris ${last}`, `Theodora Grace ${last}`])
     assert.deepEqual(

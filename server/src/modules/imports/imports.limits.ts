@@ -1,4 +1,6 @@
+import type { AppContext } from '../../context.ts'
 import { AppError } from '../../errors.ts'
+import { LIMITS, withLease } from '../limits/limits.ts'
 import type { Executor } from '../../db/types.ts'
 import { currentStakeId } from '../../db/stake-scope.ts'
 import { IMPORTS_PER_HOUR, MAX_OPEN_PREVIEWS } from './limits.ts'
@@ -12,26 +14,26 @@ import { IMPORTS_PER_HOUR, MAX_OPEN_PREVIEWS } from './limits.ts'
 
 const limited = (message: string) => new AppError(429, 'import_limit', message, { 'Retry-After': '60' })
 
-/** Stakes whose report is being read now, in this server process. */
-const reading = new Set<number>()
+/** Reports being read now by this server process (the tests wait for a read to be under way). */
+let reading = 0
 
-/** How many stakes' reports are being read now (the tests wait for a read to be under way). */
-export const readsInProgress = (): number => reading.size
+export const readsInProgress = (): number => reading
 
-/** Runs `read` as the stake's only read; a second one meanwhile is refused. */
-export async function oneReadPerStake<T>(read: () => Promise<T>): Promise<T> {
-  const stake = currentStakeId()
-  if (reading.has(stake)) {
-    throw limited(
-      'Another report of this stake is being read; one import is read at a time per stake: try again in a moment',
-    )
-  }
-  reading.add(stake)
-  try {
-    return await read()
-  } finally {
-    reading.delete(stake)
-  }
+/**
+ * Runs `read` as the stake's only read, on every instance over the database
+ * (a lease in the limits table); a second one meanwhile is refused.
+ */
+export async function oneReadPerStake<T>(ctx: Pick<AppContext, 'db' | 'clock'>, read: () => Promise<T>): Promise<T> {
+  const busy = () =>
+    limited('Another report of this stake is being read; one import is read at a time per stake: try again in a moment')
+  return withLease(ctx, LIMITS.importRead, String(currentStakeId()), busy, async () => {
+    reading++
+    try {
+      return await read()
+    } finally {
+      reading--
+    }
+  })
 }
 
 /** The stake's open previews and the user's imports of the last hour, against their limits. */

@@ -9,17 +9,22 @@ import type { Snapshot } from './plan.ts'
 
 /** The stake as an import sees it: every user, calling (with grants) and slot, in a few queries. */
 export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string>): Promise<Snapshot> {
-  const [users, callings, grants, slots, direct] = await Promise.all([
-    db.selectFrom('users').select(['id', 'fname', 'lname', 'email', 'phone', 'active']).orderBy('id').execute(),
+  const [users, callings, grants, slots, direct, wards] = await Promise.all([
+    db
+      .selectFrom('users')
+      .select(['id', 'fname', 'lname', 'email', 'phone', 'active', 'ward_id'])
+      .orderBy('id')
+      .execute(),
     db.selectFrom('callings').select(['id', 'name', 'key', 'system_defined', 'max_slots']).orderBy('id').execute(),
     db.selectFrom('calling_permissions').select(['calling_id', 'permission']).execute(),
     db
       .selectFrom('calling_slots')
-      .select(['calling_id', 'slot_id', 'user_id', 'ward_id'])
+      .select(['calling_id', 'slot_id', 'user_id', 'ward_id', 'set_apart'])
       .orderBy('calling_id')
       .orderBy('slot_id')
       .execute(),
     db.selectFrom('user_permissions').select(['user_id', 'permission']).execute(),
+    db.selectFrom('wards').select(['id', 'name']).orderBy('id').execute(),
   ])
   const grantsOf = new Map<number, Permission[]>()
   for (const g of grants)
@@ -40,7 +45,9 @@ export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string
       email: u.email ?? null,
       phone: u.phone ?? null,
       active: Boolean(u.active),
+      ward_id: u.ward_id ?? null,
     })),
+    wards,
     callings: callings.map((c) => ({
       id: c.id,
       name: c.name,
@@ -49,7 +56,7 @@ export async function loadSnapshot(db: Executor, takenEmails: ReadonlySet<string
       max_slots: c.max_slots,
       grants: grantsOf.get(c.id) ?? [],
     })),
-    slots: slots.map((s) => ({ ...s, ward_id: s.ward_id ?? null })),
+    slots: slots.map((s) => ({ ...s, ward_id: s.ward_id ?? null, set_apart: s.set_apart ?? null })),
     takenEmails,
     effective: new Map([...effective].map(([id, names]) => [id, toPermissionSet(names)])),
   }
@@ -112,6 +119,7 @@ export interface NewPerson {
   fname: string
   lname: string
   phone: string | null
+  ward_id: number | null
 }
 
 const CHUNK = 500
@@ -133,6 +141,7 @@ export async function insertPeople(db: Executor, people: NewPerson[], language: 
           fname: p.fname,
           lname: p.lname,
           phone: p.phone,
+          ward_id: p.ward_id,
           password_hash: null,
           active: true,
           // A roster entry until invited (docs/api-reference.md §16): no password to change.
@@ -149,14 +158,16 @@ export async function insertPeople(db: Executor, people: NewPerson[], language: 
   return rows
 }
 
-/** An import's update of a person: the changed fields (names, phone, an email the user had not). */
+/** An import's update of a person: the changed fields (names, phone, an email the user had not, the ward). */
 export async function updatePerson(
   db: Executor,
   id: number,
   changes: Record<string, { from: string | null; to: string | null }>,
+  wardId: number | null | undefined,
   now: string,
 ): Promise<void> {
   const values: Record<string, unknown> = { updated_at: now }
+  if (changes.ward && wardId) values.ward_id = wardId
   for (const field of ['fname', 'lname', 'phone', 'email'] as const) {
     if (changes[field]) values[field] = changes[field].to
   }

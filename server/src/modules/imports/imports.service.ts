@@ -22,9 +22,10 @@ import { findWard } from '../wards/wards.repository.ts'
 import * as repo from './imports.repository.ts'
 import { plan, publicChange, type Plan, type PlannedChange } from './plan.ts'
 import { assertUnderLimits, oneReadPerStake } from './imports.limits.ts'
-import { readReport } from './rows.ts'
 import { shownOf, type StoredPreview, type StoredRows } from './imports.stored.ts'
-import { readSegments, type ReportType } from './tables.ts'
+import { readReportOffThread } from './reader.ts'
+import type { ReportType } from './tables.ts'
+import { wardNamed } from './units.ts'
 
 /** A preview lives 24 hours (docs/api-reference.md §15). */
 const PREVIEW_HOURS = 24
@@ -57,16 +58,15 @@ export class ImportsService {
       throw notFound('Ward')
     }
     await assertUnderLimits(db, actor.id, clock.now())
-    const report = await oneReadPerStake(async () =>
-      readReport(await readSegments(body, type, { signal }), query.kind ?? 'auto'),
-    )
+    const report = await oneReadPerStake(this.ctx, () => readReportOffThread(body, type, query.kind ?? 'auto', signal))
     const releaseMissing = report.kind === 'callings' && query.release_missing === true
     const input = { kind: report.kind, wardId, releaseMissing, rows: report.rows }
     const taken = await unavailableEmails(
       this.ctx,
       report.rows.map((r) => r.email),
     )
-    const result = plan(input, await repo.loadSnapshot(db, taken), actor, report.problems)
+    const snapshot = await repo.loadSnapshot(db, taken)
+    const result = plan(input, snapshot, actor, report.problems)
     const stored: StoredPreview = {
       ...this.toStored(report.ignored_columns, result),
       ignored_lines: report.ignored_lines,
@@ -74,7 +74,8 @@ export class ImportsService {
         row: v.row,
         calling: v.calling,
         organization: v.organization,
-        ward_id: wardId,
+        // A stake-level report's vacant ward calling is its row's ward's.
+        ward_id: wardId ?? wardNamed(snapshot.wards, v.unit)?.id ?? null,
       })),
       rows_total: report.total,
     }
@@ -250,7 +251,13 @@ export class ImportsService {
     const creates = result.changes.filter((c) => c.target === 'user' && c.action === 'create')
     const created = await repo.insertPeople(
       trx,
-      creates.map((c) => ({ email: c.email ?? null, fname: c.fname!, lname: c.lname!, phone: c.phone ?? null })),
+      creates.map((c) => ({
+        email: c.email ?? null,
+        fname: c.fname!,
+        lname: c.lname!,
+        phone: c.phone ?? null,
+        ward_id: c.ward_id ?? null,
+      })),
       language,
       now,
     )
@@ -264,7 +271,7 @@ export class ImportsService {
       if (c.target !== 'user' || c.action === 'create') continue
       userIds.set(c.person!, c.user_id!)
       if (c.action !== 'update' || !c.changes) continue
-      await repo.updatePerson(trx, c.user_id!, c.changes, now)
+      await repo.updatePerson(trx, c.user_id!, c.changes, c.ward_id, now)
       await record(trx, this.ctx, audited(who, 'user.update', { type: 'user', id: c.user_id! }, { changes: c.changes }))
     }
 
@@ -279,6 +286,10 @@ export class ImportsService {
       if (c.target !== 'slot') continue
       if (c.action === 'release') await release(c, c.user_id!)
       if (c.action === 'fill' && c.released_user_id) await release(c, c.released_user_id)
+      // A kept seat: only its set apart, as the report tells it.
+      if (c.action === 'update' && c.set_apart) {
+        if (!(await slotRepo.setSlotSetApart(trx, c.calling_id!, c.slot_id!, c.user_id!, c.set_apart))) throw stale()
+      }
     }
 
     const fills = result.changes.filter((c) => c.target === 'slot' && c.action === 'fill')
@@ -299,7 +310,7 @@ export class ImportsService {
       const sustained = c.sustained ? `${c.sustained}T00:00:00.000Z` : null
       const from = sustained && sustained < now ? sustained : now
       // The plan checked the person is active in this transaction; the conditional write decides the seat.
-      if (!(await slotRepo.fillEmptySlot(trx, callingId, c.slot_id!, userId, from))) throw stale()
+      if (!(await slotRepo.fillEmptySlot(trx, callingId, c.slot_id!, userId, from, c.set_apart ?? null))) throw stale()
       await slotRepo.openHistory(trx, callingId, c.slot_id!, userId, from)
       await record(trx, this.ctx, seatEvent(who, 'slot.fill', { id: callingId, name: c.calling! }, c.slot_id!, userId))
     }

@@ -169,11 +169,11 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
       const shown = await preview(pdf, 'application/pdf', `ward_id=${ward.id}`)
       assert.equal(shown.kind, 'callings')
       assert.equal(shown.ward_id, ward.id)
-      assert.deepEqual(shown.ignored_columns, ['Set Apart'])
+      assert.deepEqual(shown.ignored_columns, [])
       assert.deepEqual(shown.summary, {
         users: { create: 4, update: 0, unchanged: 0 },
         callings: { create: 1 },
-        slots: { fill: 4, release: 0, unchanged: 0 },
+        slots: { fill: 4, update: 0, release: 0, unchanged: 0 },
         skipped: 0,
       })
       assert.deepEqual(shown.problems, [])
@@ -208,7 +208,7 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
         again.changes.every((c) => c.action === 'unchanged'),
         JSON.stringify(again.changes),
       )
-      assert.deepEqual(again.summary.slots, { fill: 0, release: 0, unchanged: 4 })
+      assert.deepEqual(again.summary.slots, { fill: 0, update: 0, release: 0, unchanged: 4 })
     })
 
     it('PDF in: a cell wrapped onto more lines (closer than the row pitch) is one row, also at the top of a page', async () => {
@@ -238,7 +238,7 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
       assert.deepEqual(shown.summary, {
         users: { create: 5, update: 0, unchanged: 0 },
         callings: { create: 5 },
-        slots: { fill: 5, release: 0, unchanged: 0 },
+        slots: { fill: 5, update: 0, release: 0, unchanged: 0 },
         skipped: 0,
       })
       const joined = [
@@ -345,7 +345,7 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
         shown.problems.map((p) => [p.row, p.code]),
         [[1, 'forbidden_seat']],
       )
-      assert.deepEqual(shown.summary.slots, { fill: 1, release: 0, unchanged: 0 })
+      assert.deepEqual(shown.summary.slots, { fill: 1, update: 0, release: 0, unchanged: 0 })
       assert.equal(shown.summary.skipped, 1)
       const bishopOnly = await preview(csv([CALLINGS_HEADER, ['Bishopric', 'Bishop', `${last}, Gil`, '', '']]))
       assert.deepEqual(
@@ -430,11 +430,14 @@ describe('imports of LCR reports (docs/api-reference.md §15)', () => {
 
     it('keeps cells as plain text: HTML and formula characters come back unchanged', async () => {
       const last = unique('<b>Lee</b>')
+      const ward = await makeWard()
       const shown = await preview(
         csv([
           MEMBERS_WITH_CALLINGS_HEADER,
           [`${last}, =HYPERLINK("x")`, 'F', '9', '1 Jan 2017', '+1 555', '<i>Org</i>', '@Calling&amp;', '', ''],
         ]),
+        'text/csv',
+        `ward_id=${ward.id}`,
       )
       const user = shown.changes.find((c) => c.target === 'user')!
       assert.equal(user.lname, last)

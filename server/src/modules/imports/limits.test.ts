@@ -7,6 +7,7 @@ import { expectError } from '../../test/callings.fixtures.ts'
 import { csv, MEMBER_LIST_HEADER, postReport } from '../../test/imports.fixtures.ts'
 import { waitFor } from '../../test/process.ts'
 import { readsInProgress } from './imports.limits.ts'
+import { threadsStarted } from './reader.ts'
 
 /**
  * The bounds of importing (docs/api-reference.md §15): over a limit a clear
@@ -25,14 +26,48 @@ describe('imports are bounded', () => {
     )
   const tiny = (last: string) => csv([MEMBER_LIST_HEADER, [`${last}, Ada`, 'F', '40', '1 Jan 1986', '', '']])
 
-  it('a hostile PDF (one compressed stream drawn on many pages) ends with a clear 422 within the time limit; others are answered meanwhile', async () => {
-    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+  /** A PDF of `pages` pages, each drawing the same compressed stream of `bytes` of line operators (directly, or as a form). */
+  async function drawingPdf(pages: number, bytes: number, asForm = false): Promise<Buffer> {
     const doc = await PDFDocument.create()
-    // About 10 MB of drawing operators, compressed once, on every page.
-    const stream = doc.context.flateStream(Buffer.from('0 0 m 1 1 l S\n'.repeat(750_000)))
-    const ref = doc.context.register(stream)
-    for (let i = 0; i < 40; i++) doc.addPage([612, 792]).node.set(PDFName.of('Contents'), ref)
-    const pdf = Buffer.from(await doc.save())
+    const operators = Buffer.from('0 0 m 1 1 l S\n'.repeat(Math.floor(bytes / 14)))
+    const drawing = asForm
+      ? doc.context.flateStream(operators, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 612, 792] })
+      : doc.context.flateStream(operators)
+    const ref = doc.context.register(drawing)
+    for (let i = 0; i < pages; i++) {
+      const page = doc.addPage([612, 792])
+      if (!asForm) page.node.set(PDFName.of('Contents'), ref)
+      else {
+        page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { F1: ref } }))
+        page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('/F1 Do')))
+      }
+    }
+    return Buffer.from(await doc.save())
+  }
+
+  it('a page drawing more than 2 MB (directly or through a form) → 413 naming the limit, before any reading; nothing stored', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const before = await stored()
+    for (const asForm of [false, true]) {
+      // About 10 MB of drawing operators, compressed once, on each of 40 pages: small to send, long to read.
+      const pdf = await drawingPdf(40, 10_000_000, asForm)
+      assert.ok(pdf.length < 200_000, `${pdf.length} bytes`)
+      const started = Date.now()
+      const res = await postReport(t, a.token, pdf, 'application/pdf')
+      expectError(res, 413, 'report_too_large')
+      assert.match(res.json().detail, /^Page 1 of the PDF holds more than 2 MB of drawing/)
+      // Reading its pages would take seconds; measuring them takes milliseconds (the worker's start included).
+      assert.ok(Date.now() - started < 5_000, `${Date.now() - started} ms`)
+    }
+    // Under the limit on every page, a real report reads as before.
+    const fine = await postReport(t, a.token, await drawingPdf(1, 1_000_000), 'application/pdf')
+    assert.notEqual(fine.statusCode, 413, fine.body)
+    assert.equal(await stored(), before)
+  })
+
+  it('a hostile PDF under the page limit (200 pages drawing one compressed stream) ends with a clear 422 within the time limit; others are answered meanwhile', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const pdf = await drawingPdf(200, 1_990_000)
     assert.ok(pdf.length < 200_000, `${pdf.length} bytes`)
     const before = await stored()
     const started = Date.now()
@@ -48,6 +83,16 @@ describe('imports are bounded', () => {
     assert.match(res.json().detail[0].msg, /10 seconds/)
     assert.ok(took < 13_000, `${took} ms`)
     assert.equal(await stored(), before)
+  })
+
+  it('a CSV, a pasted page and a PDF are each read on a thread of their own, not on the thread that answers requests', async () => {
+    const a = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const before = threadsStarted()
+    expectError(await postReport(t, a.token, tiny(unique('Thread')), 'text/csv'), 201)
+    const pasted = `Members\nName\tGender\tAge\tBirth Date\tPhone Number\tE-mail\n${unique('Paste')}, Ada\tF\t40\t1 Jan 1986\t\t\n`
+    expectError(await postReport(t, a.token, Buffer.from(pasted), 'text/plain'), 201)
+    expectError(await postReport(t, a.token, await drawingPdf(1, 1_000), 'application/pdf'), 422)
+    assert.equal(threadsStarted(), before + 3)
   })
 
   it('more than 200 pages → 413 naming the limit; more than 10,000 rows → 422 naming it; nothing stored', async () => {

@@ -3,6 +3,7 @@ import { maySeatSelf, seatRequirements, unseatable } from '../callings/callings.
 import { mayAdminister } from '../users/users.policy.ts'
 import { baseLastName } from './names.ts'
 import type { ReportRow } from './rows.ts'
+import { fold, scopeOfRow, wardNamed, type SnapshotWard } from './units.ts'
 
 /**
  * What importing a report would change (docs/api-reference.md §15), worked
@@ -18,6 +19,7 @@ interface SnapshotUser {
   email: string | null
   phone: string | null
   active: boolean
+  ward_id: number | null
 }
 
 interface SnapshotCalling {
@@ -34,10 +36,12 @@ interface SnapshotSlot {
   slot_id: number
   user_id: number | null
   ward_id: number | null
+  set_apart: string | null
 }
 
 export interface Snapshot {
   users: SnapshotUser[]
+  wards: SnapshotWard[]
   callings: SnapshotCalling[]
   slots: SnapshotSlot[]
   /** Email keys of the report that another stake's user has (emails are unique across the deployment). */
@@ -89,7 +93,6 @@ const emailKeyOf = (email: string): string => email.trim().toLowerCase()
 
 /** Case-, accent- and spacing-insensitive. */
 const nameKeyOf = (fname: string, lname: string): string => `${fold(fname)}|${fold(lname)}`
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim()
 
 const callingKeyOf = (name: string): string => name.trim().toLowerCase()
 
@@ -107,6 +110,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
   // People: by email, else by a unique name; one Person per person in the report.
   const byEmail = new Map<string, SnapshotUser>()
   const byName = new Map<string, SnapshotUser[]>()
+  const byLastName = usersByLastName(snapshot.users)
   for (const u of snapshot.users) {
     if (u.email) byEmail.set(emailKeyOf(u.email), u)
     const key = nameKeyOf(u.fname, u.lname)
@@ -166,7 +170,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     // the person is planned as that user, so no seat of theirs is released on a guess.
     let candidate: SnapshotUser | null = null
     if (!user && !ambiguous) {
-      const near = possibleMatches(snapshot.users, r.fname, r.lname)
+      const near = possibleMatches(byLastName, r.fname, r.lname)
       if (near.length === 1 && !matchedUser.has(near[0]!.id)) {
         candidate = near[0]!
         if (input.decisions?.[r.row] !== 'reject') user = candidate
@@ -189,6 +193,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
     const index = persons.length
     personByKey.set(key, index)
     personOfRow.set(r.row, index)
+    const ward = wardNamed(snapshot.wards, r.unit)
     if (ambiguous) {
       persons.push({
         userId: null,
@@ -235,6 +240,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
         lname: r.lname,
         email,
         phone: r.phone,
+        ...(ward ? { ward_id: ward.id } : {}),
         ...matchOf,
         person: index,
       })
@@ -264,6 +270,10 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
       } else changes.email = { from: null, to: email }
     }
     if (r.phone !== null && r.phone !== user.phone) changes.phone = { from: user.phone, to: r.phone }
+    if (ward && ward.id !== user.ward_id) {
+      const from = snapshot.wards.find((w) => w.id === user.ward_id)?.name ?? null
+      changes.ward = { from, to: ward.name }
+    }
     persons.push({
       userId: user.id,
       fname: changes.fname?.to ?? user.fname,
@@ -282,6 +292,7 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
       fname: candidate ? r.fname : persons[index]!.fname,
       lname: candidate ? r.lname : persons[index]!.lname,
       ...(changed ? { changes } : {}),
+      ...(changes.ward ? { ward_id: ward!.id } : {}),
       ...matchOf,
       person: index,
     })
@@ -298,7 +309,12 @@ export function plan(input: PlanInput, snapshot: Snapshot, importer: Importer, b
   const summary: ImportSummary = {
     users: { create: count('user', 'create'), update: count('user', 'update'), unchanged: count('user', 'unchanged') },
     callings: { create: count('calling', 'create') },
-    slots: { fill: count('slot', 'fill'), release: count('slot', 'release'), unchanged: count('slot', 'unchanged') },
+    slots: {
+      fill: count('slot', 'fill'),
+      update: count('slot', 'update'),
+      release: count('slot', 'release'),
+      unchanged: count('slot', 'unchanged'),
+    },
     skipped: skippedRows.size + base.filter((p) => isSkipping(p.code)).length,
   }
   problems.sort((a, b) => (a.row ?? Infinity) - (b.row ?? Infinity))
@@ -337,7 +353,8 @@ function planSlots(
   const callingChanges: PlannedChange[] = []
   const newCallings = new Map<string, CallingRef>()
   const nextSlot = new Map<string, number>() // calling key → next new slot number
-  const groups = new Map<string, { calling: CallingRef; rows: ReportRow[] }>()
+  /** By calling and ward: a stake-level report seats each ward calling in the ward its row names. */
+  const groups = new Map<string, { ckey: string; calling: CallingRef; rows: ReportRow[] }>()
 
   for (const r of input.rows) {
     if (r.calling === null) continue
@@ -345,38 +362,42 @@ function planSlots(
     if (!p || p.ambiguous) continue
     const ckey = callingKeyOf(r.calling)
     const existing = callingsByKey.get(ckey)
+    const stakeWide = existing !== undefined && existing.system_defined && existing.key !== 'bishop'
+    const where = stakeWide || input.wardId !== null ? null : scopeOfRow(snapshot.wards, { ...r, calling: r.calling })
+    if (where !== null && where !== 'stake' && 'unnamed' in where) {
+      if (existing?.key === 'bishop') {
+        skip(r.row, 'needs_ward', 'A Bishop is seated in a ward: choose the ward and import its report')
+      } else {
+        skip(
+          r.row,
+          'needs_ward_name',
+          `${r.calling} is a ward calling and this row ${where.unnamed}: import the ward's report with its ward chosen`,
+        )
+      }
+      continue
+    }
+    const wardId = where === null ? input.wardId : where === 'stake' ? null : where.ward
     let calling: CallingRef
     if (existing) {
-      const scope = existing.key === 'bishop' ? input.wardId : existing.system_defined ? 'all' : input.wardId
-      if (existing.key === 'bishop' && input.wardId === null) {
-        skip(r.row, 'needs_ward', 'A Bishop is seated in a ward: choose the ward and import its report')
-        continue
-      }
       calling = {
         id: existing.id,
         name: existing.name,
         key: existing.key,
         grants: existing.grants,
         growable: !existing.system_defined,
-        scope,
+        scope: stakeWide ? 'all' : wardId,
       }
     } else {
-      calling = newCallings.get(ckey) ?? {
-        id: null,
-        name: r.calling,
-        key: null,
-        grants: [],
-        growable: true,
-        scope: input.wardId,
-      }
+      calling = { id: null, name: r.calling, key: null, grants: [], growable: true, scope: wardId }
       if (!newCallings.has(ckey)) {
         newCallings.set(ckey, calling)
         callingChanges.push({ row: r.row, target: 'calling', action: 'create', calling_id: null, calling: r.calling })
-      }
+      } else calling = { ...newCallings.get(ckey)!, scope: wardId }
     }
-    const group = groups.get(ckey) ?? { calling, rows: [] }
+    const gkey = `${ckey}@${String(calling.scope)}`
+    const group = groups.get(gkey) ?? { ckey, calling, rows: [] }
     group.rows.push(r)
-    groups.set(ckey, group)
+    groups.set(gkey, group)
   }
 
   const mayTouch = (calling: CallingRef, seating: number | null) =>
@@ -387,7 +408,7 @@ function planSlots(
   const releases: PlannedChange[] = []
   /** Slots the report accounts for (kept, refilled), by "calling:slot". */
   const accounted = new Set<string>()
-  for (const [ckey, { calling, rows }] of groups) {
+  for (const { ckey, calling, rows } of groups.values()) {
     const all = calling.id === null ? [] : (slotsOf.get(calling.id) ?? [])
     const inScope = all.filter((s) => calling.scope === 'all' || s.ward_id === calling.scope)
     const wanted = new Set<number>() // persons the report seats here
@@ -402,7 +423,20 @@ function planSlots(
       if (slot) {
         seated.set(index, slot)
         accounted.add(`${slot.calling_id}:${slot.slot_id}`)
-        slotChanges.push(slotChange(r, 'unchanged', calling, slot.slot_id, slot.ward_id, persons[index]!, userId!))
+        // A kept seat whose set apart the report tells (or tells otherwise) is updated; nothing else of it changes.
+        const told = r.set_apart !== null && r.set_apart !== slot.set_apart
+        slotChanges.push({
+          ...slotChange(
+            r,
+            told ? 'update' : 'unchanged',
+            calling,
+            slot.slot_id,
+            slot.ward_id,
+            persons[index]!,
+            userId!,
+          ),
+          ...(told ? { changes: { set_apart: { from: slot.set_apart, to: r.set_apart } } } : {}),
+        })
       } else queue.push(r)
     }
     const wantedUsers = new Set([...wanted].map((i) => persons[i]!.userId).filter((id) => id !== null))
@@ -497,7 +531,7 @@ function planSlots(
 
 function slotChange(
   r: ReportRow,
-  action: 'fill' | 'unchanged',
+  action: 'fill' | 'update' | 'unchanged',
   calling: CallingRef,
   slotId: number,
   wardId: number | null,
@@ -517,10 +551,23 @@ function slotChange(
     lname: person.lname,
     organization: r.organization,
     sustained: r.sustained,
+    set_apart: r.set_apart,
   }
 }
 
 const words = (s: string) => fold(s).split(' ').filter(Boolean)
+
+/** The stake's users by their folded last name (suffix aside): possible matches are looked up, not scanned, per row. */
+type UsersByLastName = Map<string, SnapshotUser[]>
+
+function usersByLastName(users: SnapshotUser[]): UsersByLastName {
+  const index: UsersByLastName = new Map()
+  for (const u of users) {
+    const key = fold(baseLastName(u.lname))
+    index.set(key, [...(index.get(key) ?? []), u])
+  }
+  return index
+}
 
 /**
  * Users the report's name may be without being the same name: the same last
@@ -528,11 +575,10 @@ const words = (s: string) => fold(s).split(' ').filter(Boolean)
  * middle name added ("Raelyn" / "Raelyn Kay") or a preferred short form
  * ("Sam" / "Samuel B").
  */
-function possibleMatches(users: SnapshotUser[], fname: string, lname: string): SnapshotUser[] {
-  const last = fold(baseLastName(lname))
+function possibleMatches(byLast: UsersByLastName, fname: string, lname: string): SnapshotUser[] {
   const mine = words(fname)
-  return users.filter((u) => {
-    if (fold(baseLastName(u.lname)) !== last || u.fname === fname) return false
+  return (byLast.get(fold(baseLastName(lname))) ?? []).filter((u) => {
+    if (u.fname === fname) return false
     const theirs = words(u.fname)
     if (nameKeyOf(u.fname, '') === nameKeyOf(fname, '') || mine.length === 0 || theirs.length === 0) return false
     const n = Math.min(mine.length, theirs.length)

@@ -93,10 +93,9 @@ export function readReport(input: Segments | readonly (readonly string[])[], req
 
   segments.tables.forEach((table, t) => {
     const map = maps[t]!
-    // Set Apart is read but not kept with the seat yet: the clerk is told it is left out.
     const used = new Set(
       Object.entries(map)
-        .filter(([f]) => !READ_PAST.has(f as Field) && f !== 'set_apart')
+        .filter(([f]) => !READ_PAST.has(f as Field))
         .map(([, i]) => i),
     )
     for (const [i, label] of table.header.entries()) {

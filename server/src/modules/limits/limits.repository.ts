@@ -37,6 +37,16 @@ export async function countHit(
   return { hits: Number(row.hits), window_end: row.window_end }
 }
 
+/** Ends the window of (bucket, key) that ends at `windowEnd` (a lease given back); a later window is left alone. */
+export async function endWindow(db: Executor, bucket: string, key: string, windowEnd: string): Promise<void> {
+  await db
+    .deleteFrom('rate_limits')
+    .where('bucket', '=', bucket)
+    .where('key', '=', key)
+    .where('window_end', '=', windowEnd)
+    .execute()
+}
+
 /** The current window of (bucket, key), without counting; undefined when its window ended or it has none. */
 export async function peekHits(db: Executor, bucket: string, key: string, now: string): Promise<Hit | undefined> {
   const row = await db

@@ -3,7 +3,7 @@ import { addSeconds } from '../../clock.ts'
 import type { Executor } from '../../db/types.ts'
 import { retrying } from '../../db/transaction.ts'
 import { tooManyAttempts } from '../auth/attempts.ts'
-import { countHit } from './limits.repository.ts'
+import { countHit, endWindow } from './limits.repository.ts'
 
 /** One fixed-window limit: at most `limit` hits per key per `windowSeconds`. */
 export interface LimitRule {
@@ -33,6 +33,12 @@ export const LIMITS = {
   offers: { bucket: 'offers_user', limit: 50, windowSeconds: 3600 },
   /** S19: emails told to belong to another stake, per stake (or per address at signup). */
   emailOracle: { bucket: 'email_oracle', limit: 20, windowSeconds: 3600 },
+  /**
+   * One LCR report read at a time per stake (docs/api-reference.md §15), as a
+   * lease: held while the report is read, given back at the end; a process
+   * that dies holding it frees it when the window ends (a read stops at 10 s).
+   */
+  importRead: { bucket: 'import_read_stake', limit: 1, windowSeconds: 120 },
 } as const satisfies Record<string, LimitRule>
 
 /** A client address as a key (an IPv6 address with its zone fits; anything longer is cut, never stored whole). */
@@ -55,4 +61,27 @@ export async function spend(
   // A lone statement is retried on contention; inside a transaction the transaction is.
   const hit = db === ctx.db ? await retrying(count) : await count()
   if (hit.hits > rule.limit) throw tooManyAttempts(Math.ceil((Date.parse(hit.window_end) - now.getTime()) / 1000))
+}
+
+/**
+ * Runs `work` holding the lease `rule` (limit 1) on `key`, on every instance
+ * over one database: while another holds it, `busy()` is thrown and nothing
+ * runs. The lease is given back when `work` ends, however it ends.
+ */
+export async function withLease<T>(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  rule: LimitRule,
+  key: string,
+  busy: () => Error,
+  work: () => Promise<T>,
+): Promise<T> {
+  const now = ctx.clock.now()
+  const windowEnd = addSeconds(now, rule.windowSeconds).toISOString()
+  const hit = await retrying(() => countHit(ctx.db, rule.bucket, key, now.toISOString(), windowEnd))
+  if (hit.hits > rule.limit) throw busy()
+  try {
+    return await work()
+  } finally {
+    await retrying(() => endWindow(ctx.db, rule.bucket, key, hit.window_end))
+  }
 }

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema.ts'
 import { withTransaction } from '../../db/transaction.ts'
 import { canSee } from '../proposals/proposals.policy.ts'
 import { composeMail, linkBase } from './mail.compose.ts'
-import { insertOutbox } from './outbox.repository.ts'
+import { insertOutbox, outboxRow } from './outbox.repository.ts'
 import { loadCandidates } from './recipients.ts'
 
 type Deps = Pick<AppContext, 'config' | 'dialect'> & { db: Kysely<DB> }
@@ -69,20 +69,6 @@ async function digestOf(trx: Kysely<DB>, deps: Deps, userId: number, at: string)
   )
   if (items.length === 0) return false
   const mail = composeMail(user.language, user.fname, 'digest', items, linkBase(deps.config))
-  await insertOutbox(trx, [
-    {
-      user_id: user.id,
-      to_address: user.email,
-      kind: 'digest',
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      next_attempt_at: at,
-      claimed_until: null,
-      last_error: null,
-      created_at: at,
-      sent_at: null,
-    },
-  ])
+  await insertOutbox(trx, [outboxRow({ user_id: user.id, to_address: user.email, kind: 'digest' }, mail, at)])
   return true
 }

@@ -4,15 +4,7 @@ import type { OutboxEntry } from '@stake/contract'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
 import { createTestApp, type TestApp } from '../../test/harness.ts'
 import { SmtpReceiver } from '../../test/smtp-receiver.ts'
-import {
-  bishopOf,
-  createWard,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { move, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 import { runDaily } from './daily.ts'
 import { deliverDue, smtpSender } from './mail.worker.ts'
 
@@ -23,12 +15,8 @@ describe('mail through a real SMTP server (docs/api-reference.md §11)', () => {
   let t: TestApp & { close(): Promise<void> }
   let receiver: SmtpReceiver
   let sender: ReturnType<typeof smtpSender>
-  let ward: number
-  let bishop: User
-  let clerk: User
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
   let admin: User
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: User[]
 
   before(async () => {
     receiver = await SmtpReceiver.start()
@@ -39,12 +27,8 @@ describe('mail through a real SMTP server (docs/api-reference.md §11)', () => {
       STAKE_TIMEZONE: 'America/Mexico_City',
     })
     sender = smtpSender(t.config)
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
+    ;({ ward, bishop, clerk, sp, hcs } = await tracker(t, 2))
     admin = await signedIn(t, { permissions: ALL_PERMISSIONS })
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 2)
     await sp.first.as('PUT', '/api/notifications/preferences', { email: 'daily' })
     await sp.second.as('PUT', '/api/notifications/preferences', { email: 'off' })
   })

@@ -11,7 +11,7 @@ import {
   Reminded,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendPage, type FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent, sendPage } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { NotificationsService } from './notifications.service.ts'
 import { RemindersService } from './reminders.service.ts'
@@ -51,10 +51,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.readAll(requireActor(request))
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.readAll(requireActor(request))),
   )
 
   app.post(
@@ -68,10 +65,7 @@ export default async function notificationsRoutes(app: FastifyTypebox, ctx: AppC
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.read(requireActor(request), request.params.notification_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.read(requireActor(request), request.params.notification_id)),
   )
 
   app.get(

@@ -2,15 +2,7 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { bishopOf, createWard, move, presidency, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 import { inbox, kindsAbout } from '../../test/notifications.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
@@ -18,19 +10,8 @@ type User = Awaited<ReturnType<typeof signedIn>>
 
 describe('notifications: who is told what (docs/api-reference.md §11)', () => {
   const t = useTestApp({ SP_APPROVALS_REQUIRED: '2', HC_APPROVALS_REQUIRED: '2' })
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: User[]
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 3)
-  })
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk, sp, hcs } = await tracker(t)))
 
   const vote = (as: User['as'], id: number, approved = true) =>
     as('POST', `${URL}/${id}/approvals?approved=${approved}`)

@@ -5,7 +5,7 @@ import { findProposal, type ProposalRow } from '../proposals/proposals.repositor
 import type { DomainEvent, EventDeps } from '../../events/types.ts'
 import { composeMail, linkBase } from './mail.compose.ts'
 import { insertNotifications } from './notifications.repository.ts'
-import { insertOutbox } from './outbox.repository.ts'
+import { insertOutbox, outboxRow } from './outbox.repository.ts'
 import { claimAutoReminders } from './reminders.repository.ts'
 import { loadCandidates, missingVoters, participants, type Candidate } from './recipients.ts'
 import { notificationText, translator } from './texts.ts'
@@ -136,12 +136,12 @@ class Writer {
         trx,
         recipients
           .filter((c): c is Candidate & { email: string } => c.email_preference === 'immediate' && c.email !== null)
-          .map((c) => this.outboxRow(c, wanted.get(c.id)!, texts.get(c.id)!, proposal.id, base, at)),
+          .map((c) => this.immediateMail(c, wanted.get(c.id)!, texts.get(c.id)!, proposal.id, base, at)),
       )
     }
   }
 
-  private outboxRow(
+  private immediateMail(
     c: Candidate & { email: string },
     kind: NotificationKind,
     text: string,
@@ -150,19 +150,7 @@ class Writer {
     at: string,
   ) {
     const mail = composeMail(c.language, c.fname, kind, [{ text, proposal_id: proposalId }], base)
-    return {
-      user_id: c.id,
-      to_address: c.email,
-      kind,
-      subject: mail.subject,
-      text_body: mail.text,
-      html_body: mail.html,
-      next_attempt_at: at,
-      claimed_until: null,
-      last_error: null,
-      created_at: at,
-      sent_at: null,
-    }
+    return outboxRow({ user_id: c.id, to_address: c.email, kind }, mail, at)
   }
 
   private async authorName(trx: Executor, userId: number): Promise<string | null> {

@@ -9,6 +9,25 @@ export async function insertOutbox(db: Executor, rows: Insertable<MailOutboxTabl
   if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute()
 }
 
+/** A composed message as a new outbox row, due now (`at`). */
+export function outboxRow(
+  to: Pick<MailOutboxTable, 'user_id' | 'to_address' | 'kind'>,
+  mail: { subject: string; text: string; html: string },
+  at: string,
+): Insertable<MailOutboxTable> {
+  return {
+    ...to,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html,
+    next_attempt_at: at,
+    claimed_until: null,
+    last_error: null,
+    created_at: at,
+    sent_at: null,
+  }
+}
+
 const toEntry = (row: OutboxRow): OutboxEntry => ({
   id: row.id,
   user_id: row.user_id,

@@ -2,15 +2,7 @@ import assert from 'node:assert/strict'
 import { before, beforeEach, describe, it } from 'node:test'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { bishopOf, createWard, move, presidency, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 import { localDayAndHour, runDaily } from './daily.ts'
 import { kindsAbout } from '../../test/notifications.fixtures.ts'
 
@@ -19,19 +11,8 @@ type User = Awaited<ReturnType<typeof signedIn>>
 
 describe('reminders (docs/api-reference.md §11)', () => {
   const t = useTestApp({ HC_APPROVALS_REQUIRED: '3', REMIND_AFTER_HOURS: '48', STAKE_TIMEZONE: 'Europe/Madrid' })
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let hcs: User[]
-  let sp: Awaited<ReturnType<typeof presidency>>
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 3)
-  })
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk, sp, hcs } = await tracker(t)))
 
   /** Tests move the clock by days: sign in again so the tokens are fresh. */
   const fresh = async () => {

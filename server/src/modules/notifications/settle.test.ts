@@ -4,15 +4,7 @@ import type { Notification } from '@stake/contract'
 import type { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
 import { inbox } from '../../test/notifications.fixtures.ts'
-import {
-  bishopOf,
-  createWard,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { move, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
@@ -28,19 +20,8 @@ async function openAbout(as: User['as'], proposalId: number): Promise<Notificati
 
 describe('work that is done stops asking (docs/api-reference.md §7, §11)', () => {
   const t = useTestApp({ SP_APPROVALS_REQUIRED: '2', HC_APPROVALS_REQUIRED: '2' })
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: User[]
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 3)
-  })
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk, sp, hcs } = await tracker(t)))
 
   const vote = async (as: User['as'], id: number, approved = true) => {
     const res = await as('POST', `${URL}/${id}/approvals?approved=${approved}`)

@@ -1,45 +1,18 @@
 import assert from 'node:assert/strict'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
-import { buildApp } from '../../app.ts'
-import { parseConfig } from '../../config.ts'
-import { createDatabase } from '../../database.ts'
-import { migrate } from '../../db/migrate.ts'
-import type { FastifyTypebox } from '../../http.ts'
-import { TEST_ARGON2 } from '../../test/harness.ts'
+import { describe, it } from 'node:test'
+import { useWebApp } from '../../test/web-dist.ts'
 
 describe('serving the web client', () => {
-  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-web-'))
-  fs.mkdirSync(path.join(dist, 'assets'))
-  fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Stake</title><div id="root"></div>')
-  fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)')
-  const database = createDatabase('sqlite::memory:', { fallbackScope: { stakeId: 1 } })
-  let app: FastifyTypebox
-
-  before(async () => {
-    await migrate(database.db)
-    app = await buildApp({
-      config: { ...parseConfig({}), argon2: TEST_ARGON2, webDist: dist },
-      db: database.db,
-      dialect: 'sqlite',
-    })
-  })
-  after(async () => {
-    await app.close()
-    await database.close()
-    fs.rmSync(dist, { recursive: true, force: true })
-  })
+  const t = useWebApp({ 'assets/app.js': 'console.log(1)' })
 
   it('serves index.html at / and at client routes, the built assets as files', async () => {
     for (const url of ['/', '/board', '/proposals/12', '/manage/callings?page=2', '/signin']) {
-      const res = await app.inject({ method: 'GET', url })
+      const res = await t.app.inject({ method: 'GET', url })
       assert.equal(res.statusCode, 200, url)
       assert.match(String(res.headers['content-type']), /text\/html/, url)
       assert.match(res.body, /<div id="root">/)
     }
-    const asset = await app.inject({ method: 'GET', url: '/assets/app.js' })
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app.js' })
     assert.equal(asset.statusCode, 200)
     assert.match(String(asset.headers['content-type']), /javascript/)
   })
@@ -53,12 +26,51 @@ describe('serving the web client', () => {
       '/docs/nothing',
       '/wards/1/x',
     ]) {
-      const res = await app.inject({ method: 'GET', url })
+      const res = await t.app.inject({ method: 'GET', url })
       assert.notEqual(res.statusCode, 200, url)
       assert.match(String(res.headers['content-type']), /application\/json/, url)
     }
-    const post = await app.inject({ method: 'POST', url: '/board' })
+    const post = await t.app.inject({ method: 'POST', url: '/board' })
     assert.equal(post.statusCode, 404)
     assert.deepEqual(post.json(), { detail: 'Not found', code: 'not_found' })
+  })
+})
+
+describe('serving a page rendered at build time', () => {
+  const t = useWebApp({
+    'signin.en.html': '<!doctype html><html lang="en"><div id="root"><form>Sign in</form></div>',
+    'signin.es.html': '<!doctype html><html lang="es"><div id="root"><form>Iniciar sesión</form></div>',
+  })
+  const get = (url: string, language?: string) =>
+    t.app.inject({ method: 'GET', url, headers: language === undefined ? {} : { 'accept-language': language } })
+
+  it('answers its route with the page in the browser language, and says the answer varies with it', async () => {
+    const cases: [string | undefined, string][] = [
+      ['es-ES,es;q=0.9,en;q=0.8', 'es'],
+      ['en-US,en;q=0.9', 'en'],
+      ['fr-FR,fr;q=0.9,es;q=0.5,en;q=0.4', 'es'],
+      ['en;q=0.3, es;q=0.7', 'es'],
+      ['es;q=0, en', 'en'],
+      ['de', 'en'],
+      [undefined, 'en'],
+    ]
+    for (const [header, language] of cases) {
+      const res = await get('/signin?next=%2Fboard', header)
+      assert.equal(res.statusCode, 200, header)
+      assert.match(String(res.headers['content-type']), /text\/html/)
+      assert.equal(res.headers['content-language'], language, header)
+      assert.match(res.body, new RegExp(`<html lang="${language}">`), header)
+      assert.match(String(res.headers.vary), /accept-language/i)
+      assert.equal(res.headers['cache-control'], 'no-cache')
+    }
+  })
+
+  it('answers every other client route with index.html, whatever the language', async () => {
+    for (const url of ['/', '/board', '/signin/more']) {
+      const res = await get(url, 'es')
+      assert.equal(res.statusCode, 200, url)
+      assert.doesNotMatch(res.body, /<form>/, url)
+      assert.equal(res.headers['content-language'], undefined, url)
+    }
   })
 })

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { OPEN_STAGES, type Board } from '@stake/contract'
-import type { FastifyTypebox } from '../../http.ts'
 import { ALL_PERMISSIONS, injectAs, login, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { countingApp, type QueryCounter } from '../../test/query-counter.ts'
+import { useCountedGet } from '../../test/query-counter.ts'
 import { bishopOf, createWard, move, seated, seedProposals, submit } from '../../test/proposals.fixtures.ts'
 
 const BOARD = '/api/calling-kanban/board'
@@ -139,22 +138,12 @@ describe('board', () => {
   })
 
   describe('query count', () => {
-    let counted: FastifyTypebox
-    let counter: QueryCounter
-
-    before(async () => {
-      ;({ app: counted, counter } = await countingApp(t))
-    })
-    after(async () => {
-      await counted.close()
-    })
-
+    const countedGet = useCountedGet(t)
     const countBoard = async (token: string) => {
-      counter.count = 0
-      const res = await injectAs({ ...t, app: counted }, token)('GET', BOARD)
+      const { res, queries } = await countedGet(token, BOARD)
       assert.equal(res.statusCode, 200, res.body)
       const body = res.json() as Board
-      return { queries: counter.count, cards: Object.values(body.stages).flat().length + body.closed_recently.length }
+      return { queries, cards: Object.values(body.stages).flat().length + body.closed_recently.length }
     }
 
     it('builds the board with the same number of queries for 10 and for 500 proposals', async () => {

@@ -19,6 +19,19 @@ export async function insertHistory(db: Executor, record: HistoryRecord): Promis
     .execute()
 }
 
+/** The day the proposal's set apart step gave (the latest, when it was moved back and set apart again); null when none. */
+export async function setApartDay(db: Executor, proposalId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('proposal_history')
+    .select('on_date')
+    .where('proposal_id', '=', proposalId)
+    .where('from_stage', '=', 'set_apart')
+    .where('on_date', 'is not', null)
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
+  return row?.on_date ?? null
+}
+
 export async function listHistory(db: Executor, proposalId: number): Promise<HistoryEntry[]> {
   const rows = await db
     .selectFrom('proposal_history as h')

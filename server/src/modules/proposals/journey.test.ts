@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test'
 import type { HistoryEntry, Proposal } from '@stake/contract'
 import { injectAs, seat, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import { bishopOf, createWard, getProposal, presidency, seated, submit } from '../../test/proposals.fixtures.ts'
+import { getProposal, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 type User = Awaited<ReturnType<typeof signedIn>>
@@ -11,17 +11,8 @@ type User = Awaited<ReturnType<typeof signedIn>>
 describe('the calling journey: interview held, dated steps, releases (docs/api-reference.md §7, §12, §18)', () => {
   // Sunday 2026-03-01 12:00Z; the stake's zone keeps the dates simple.
   const t = useTestApp({ STAKE_TIMEZONE: 'UTC' })
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let sp: Awaited<ReturnType<typeof presidency>>
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
-    sp = await presidency(t)
-  })
+  let { ward, bishop, clerk, sp } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk, sp } = await tracker(t, 0)))
 
   const post = async (as: User['as'], path: string, status = 200) => {
     const res = await as('POST', `${URL}/${path}`)

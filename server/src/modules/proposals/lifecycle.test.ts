@@ -3,35 +3,17 @@ import { before, describe, it } from 'node:test'
 import type { HistoryEntry, Proposal } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  getProposal,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { bishopOfNewWard, getProposal, move, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
 describe('proposal lifecycle', () => {
   const t = useTestApp()
-  let ward: number
-  let bishop: Awaited<ReturnType<typeof signedIn>>
-  let clerk: Awaited<ReturnType<typeof signedIn>>
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
   let secretary: Awaited<ReturnType<typeof signedIn>>
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: Awaited<ReturnType<typeof highCouncilors>>
-
   before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk') // proposals.manage through the seat
+    ;({ ward, bishop, clerk, sp, hcs } = await tracker(t))
     secretary = await signedIn(t, { permissions: ['proposals.manage'] })
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 3)
   })
 
   const history = async (id: number): Promise<HistoryEntry[]> => {
@@ -274,7 +256,7 @@ describe('proposal lifecycle', () => {
     assert.equal((await bishop.as('GET', `${URL}/${p.id}/history`)).statusCode, 200)
     const outsider = await signedIn(t)
     assert.equal((await outsider.as('GET', `${URL}/${p.id}/history`)).statusCode, 404)
-    const otherBishop = await bishopOf(t, await createWard(t.database.db))
+    const otherBishop = await bishopOfNewWard(t)
     assert.equal((await otherBishop.as('GET', `${URL}/${p.id}/history`)).statusCode, 404)
   })
 })

@@ -3,16 +3,7 @@ import { before, describe, it } from 'node:test'
 import type { Actions, HistoryEntry, Notification, Proposal } from '@stake/contract'
 import { signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  getProposal,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { createWard, getProposal, move, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
@@ -21,19 +12,8 @@ type User = Awaited<ReturnType<typeof signedIn>>
 /** docs/api-reference.md §18: ordinations, their path and everything that knows it. */
 describe('ordinations', () => {
   const t = useTestApp()
-  let ward: number
-  let bishop: User
-  let clerk: User
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: Awaited<ReturnType<typeof highCouncilors>>
-
-  before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk') // proposals.manage through the seat
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 3)
-  })
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
+  before(async () => ({ ward, bishop, clerk, sp, hcs } = await tracker(t)))
 
   const post = (as: User['as'], id: number, path: string, body?: unknown) => as('POST', `${URL}/${id}/${path}`, body)
   const ok = async <R extends { statusCode: number; body: string }>(res: Promise<R>, status = 200): Promise<R> => {

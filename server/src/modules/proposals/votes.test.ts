@@ -3,35 +3,17 @@ import { before, describe, it } from 'node:test'
 import type { Approval, HistoryEntry } from '@stake/contract'
 import { ALL_PERMISSIONS, signedIn } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
-import {
-  bishopOf,
-  createWard,
-  getProposal,
-  highCouncilors,
-  move,
-  presidency,
-  seated,
-  submit,
-} from '../../test/proposals.fixtures.ts'
+import { getProposal, move, submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 const URL = '/api/calling-kanban/proposals'
 
 describe('votes (SP_APPROVALS_REQUIRED=2, HC_APPROVALS_REQUIRED=2)', () => {
   const t = useTestApp({ SP_APPROVALS_REQUIRED: '2', HC_APPROVALS_REQUIRED: '2' })
-  let ward: number
-  let bishop: Awaited<ReturnType<typeof signedIn>>
-  let clerk: Awaited<ReturnType<typeof signedIn>>
+  let { ward, bishop, clerk, sp, hcs } = {} as Tracker
   let admin: Awaited<ReturnType<typeof signedIn>>
-  let sp: Awaited<ReturnType<typeof presidency>>
-  let hcs: Awaited<ReturnType<typeof highCouncilors>>
-
   before(async () => {
-    ward = await createWard(t.database.db)
-    bishop = await bishopOf(t, ward)
-    clerk = await seated(t, 'stake_clerk')
+    ;({ ward, bishop, clerk, sp, hcs } = await tracker(t, 4))
     admin = await signedIn(t, { permissions: ALL_PERMISSIONS })
-    sp = await presidency(t)
-    hcs = await highCouncilors(t, 4)
   })
 
   const vote = (as: typeof clerk.as, id: number, approved: unknown) =>

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { PushDevice, PushDeviceBody, PushDeviceParams, PushKey, PushTestResult } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { PushService } from './push.service.ts'
 
@@ -63,10 +63,7 @@ export default async function pushRoutes(app: FastifyTypebox, ctx: AppContext) {
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.remove(requireActor(request), request.params.subscription_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.remove(requireActor(request), request.params.subscription_id)),
   )
 
   app.post(

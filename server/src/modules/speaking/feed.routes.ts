@@ -2,7 +2,7 @@ import { Type } from 'typebox'
 import { SpeakingFeed, SpeakingFeedParams, SpeakingFeedStatus } from '@stake/contract'
 import type { FastifyRequest } from 'fastify'
 import type { AppContext } from '../../context.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { FeedService, feedUrl } from './feed.service.ts'
 
@@ -49,10 +49,7 @@ export default async function feedRoutes(app: FastifyTypebox, ctx: AppContext) {
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.revoke(requireActor(request))
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.revoke(requireActor(request))),
   )
 
   app.get(

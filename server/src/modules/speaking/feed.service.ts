@@ -1,6 +1,5 @@
 import { acrossStakes, setScope } from '../../db/stake-scope.ts'
 import crypto from 'node:crypto'
-import ical from 'ical-generator'
 import type { SpeakingFeedStatus } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import { retrying } from '../../db/transaction.ts'
@@ -69,6 +68,8 @@ export class FeedService {
     const [seats, wards] = await Promise.all([repo.listSeats(db), feeds.listFeedWards(db)])
     const mine = seats.some((s) => s.user_id === owner.id)
 
+    // Loaded on the first feed fetched, not at start (docs/performance.md).
+    const { default: ical } = await import('ical-generator')
     const cal = ical({
       name: wholeStake ? 'Stake speaking schedule' : 'My speaking assignments',
       prodId: { company: 'Stake Administration Service', product: 'speaking-feed', language: 'EN' },

@@ -9,7 +9,7 @@ import {
   SpeakingYearParams,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import feedRoutes from './feed.routes.ts'
 import { SpeakingService } from './speaking.service.ts'
@@ -74,10 +74,7 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.restore(requireActor(request), request.query)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.restore(requireActor(request), request.query)),
   )
 
   app.get(
@@ -122,10 +119,8 @@ export default async function speakingRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.deleteTopic(requireActor(request), request.params.year, request.params.month)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) =>
+      noContent(reply, service.deleteTopic(requireActor(request), request.params.year, request.params.month)),
   )
 
   await feedRoutes(app, ctx)

@@ -1,4 +1,4 @@
-import type { Stake } from '@stake/contract'
+import { SLUG_LENGTH, slugChoice, slugOf, type Stake } from '@stake/contract'
 import type { Insertable, Kysely } from 'kysely'
 import type { Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
@@ -6,10 +6,47 @@ import type { StakesTable } from './stakes.tables.ts'
 import { stakeIdOf } from '../../db/stake-scope.ts'
 import type { Executor } from '../../db/types.ts'
 
-/** A new stake's row; its id. */
-export async function insertStake(db: Executor, stake: Insertable<StakesTable>): Promise<number> {
-  const { id } = await db.insertInto('stakes').values(stake).returning('id').executeTakeFirstOrThrow()
-  return id
+/**
+ * A new stake's row; its id. Its slug is `slugBase` (default: made from its
+ * name), followed by `-2`, `-3`… when taken. Each try is an insert that does
+ * nothing on a taken slug, so two stakes made at once with one name get two
+ * slugs, never a failed transaction.
+ */
+export async function insertStake(
+  db: Executor,
+  stake: Omit<Insertable<StakesTable>, 'slug'>,
+  slugBase = slugOf(stake.name),
+): Promise<number> {
+  const taken = await db
+    .selectFrom('stakes')
+    .select('slug')
+    .where((eb) => eb.or([eb('slug', '=', slugBase), eb('slug', 'like', `${slugBase.slice(0, 50)}-%`)]))
+    .execute()
+  const known = new Set(taken.map((r) => r.slug))
+  for (let n = 1; ; n += 1) {
+    const slug = slugChoice(slugBase, n)
+    if (known.has(slug)) continue
+    const row = await db
+      .insertInto('stakes')
+      .values({ ...stake, slug })
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (row) return row.id
+  }
+}
+
+/**
+ * The stake `?stake=` names (docs/api-reference.md §14): an id or a slug
+ * (any letter case); null when no stake has it.
+ */
+export async function findStakeIdByRef(db: Executor, ref: string): Promise<number | null> {
+  const query = db.selectFrom('stakes').select('id')
+  const id = /^[1-9]\d{0,9}$/.test(ref) ? Number(ref) : null
+  let row: { id: number } | undefined
+  if (id !== null) row = id <= 2147483647 ? await query.where('id', '=', id).executeTakeFirst() : undefined
+  else if (ref.length <= SLUG_LENGTH.max) row = await query.where('slug', '=', ref.toLowerCase()).executeTakeFirst()
+  return row?.id ?? null
 }
 
 /** Every stake's id and time zone, oldest first: the daily job's loop, in one query. */
@@ -23,6 +60,7 @@ export type StakeSettings = Stake
 /** The fields PUT /stake may change, in the audit entry's order. */
 export const STAKE_FIELDS = [
   'name',
+  'slug',
   'timezone',
   'language',
   'sp_approvals_required',

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { PERMISSIONS, type AuditEntry, type Board, type Calling, type Stake, type StakeBody } from '@stake/contract'
+import {
+  PERMISSIONS,
+  SLUG_PATTERN,
+  type AuditEntry,
+  type Board,
+  type Calling,
+  type Stake,
+  type StakeBody,
+} from '@stake/contract'
 import { acrossStakes } from '../../db/stake-scope.ts'
 import { ALL_PERMISSIONS, injectAs, login, seat, signedIn, unique } from '../../test/factories.ts'
 import { useTestApp } from '../../test/harness.ts'
@@ -59,11 +67,13 @@ describe('the stake and its settings: GET and PUT /stake (docs/api-reference.md 
     const res = await plain.as('GET', STAKE)
     assert.equal(res.statusCode, 200, res.body)
     const stake = res.json() as Stake
+    assert.match(stake.slug, SLUG_PATTERN)
     assert.deepEqual(
-      { ...stake, name: 'x' },
+      { ...stake, name: 'x', slug: 'x' },
       {
         id: 1,
         name: 'x',
+        slug: 'x',
         timezone: 'America/Denver',
         language: 'en',
         sp_approvals_required: 3,

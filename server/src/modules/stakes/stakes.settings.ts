@@ -1,12 +1,13 @@
-import { PERMISSIONS, type Permission, type Stake, type StakeBody } from '@stake/contract'
+import { PERMISSIONS, SLUG_PATTERN, type Permission, type Stake, type StakeBody } from '@stake/contract'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
 import { ianaTimeZone } from '../../config.ts'
 import type { AppContext } from '../../context.ts'
-import type { Dialect } from '../../db/database.ts'
+import { isUniqueViolation, type Dialect } from '../../db/database.ts'
 import type { DB } from '../../db/schema.ts'
 import { inStake, stakeIdOf } from '../../db/stake-scope.ts'
 import { withTransaction } from '../../db/transaction.ts'
+import type { Executor } from '../../db/types.ts'
 import { conflict, forbidden, invalid } from '../../errors.ts'
 import { audited, record } from '../../events/record.ts'
 import type { Actor } from '../../actor.ts'
@@ -23,6 +24,7 @@ import {
   copyEnvSettings,
   currentStakeSettings,
   findStake,
+  findStakeIdByRef,
   lockStake,
   STAKE_FIELDS,
   settingsSaved,
@@ -35,6 +37,24 @@ const FIELDS = STAKE_FIELDS
 
 /** The stake's settings are everything at once: only someone who already holds every permission changes them. */
 const mayChangeStake = (held: ReadonlySet<Permission>): boolean => PERMISSIONS.every((p) => held.has(p))
+
+const slugTaken = () => conflict('slug_taken', 'Another stake of this deployment has this address: choose another')
+
+/** A new address, checked before anything is locked; undefined keeps the stake's. */
+function checkedSlug(body: StakeBody): string | undefined {
+  if (body.slug === undefined || SLUG_PATTERN.test(body.slug)) return body.slug
+  throw invalid(
+    ['body', 'slug'],
+    'Use lowercase letters, digits and single hyphens, starting with a letter (such as maple-stake)',
+    'slug_format',
+  )
+}
+
+/** Another stake's slug → 409 slug_taken (the unique index decides a race: see `update`). */
+async function ensureSlugFree(trx: Executor, id: number, slug: string): Promise<void> {
+  const owner = await findStakeIdByRef(trx, slug)
+  if (owner !== null && owner !== id) throw slugTaken()
+}
 
 /** The environment's settings (§9), which a stake marked settings_from_env follows. */
 export const envSettings = (config: Config): EnvSettings => ({
@@ -86,12 +106,14 @@ export class StakeSettingsService {
     if (timezone === null) {
       throw invalid(['body', 'timezone'], 'Must be an IANA time zone name, such as America/Denver', 'time_zone')
     }
+    const slug = checkedSlug(body)
     const { db, dialect } = this.ctx
     return withTransaction(db, async (trx) => {
       const id = stakeIdOf(trx)
       await lockStake(trx, id, dialect)
       const before = await findStake(trx, id)
       if (!before) throw new Error(`Stake ${id} does not exist`)
+      if (slug !== undefined && slug !== before.slug) await ensureSlugFree(trx, id, slug)
 
       const seats = body.high_council_seats
       const calling = await findCallingByKey(trx, HIGH_COUNCILOR)
@@ -109,13 +131,17 @@ export class StakeSettingsService {
       const now = this.ctx.clock.iso()
       const values = {
         name: body.name.trim(),
+        slug: slug ?? before.slug,
         timezone,
         language: body.language,
         sp_approvals_required: body.sp_approvals_required,
         hc_approvals_required: body.hc_approvals_required,
         high_council_seats: seats,
       }
-      await updateStake(trx, id, { ...values, settings_from_env: false, updated_at: now })
+      // Two stakes taking one free slug at once: the unique index lets one win.
+      await updateStake(trx, id, { ...values, settings_from_env: false, updated_at: now }).catch((error: unknown) => {
+        throw isUniqueViolation(error) ? slugTaken() : error
+      })
       await syncHighCouncilSeatsIn(trx, dialect, seats)
       const after: Stake = { id, ...values }
       const changes = fieldChanges(before, after, FIELDS)

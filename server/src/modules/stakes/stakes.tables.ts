@@ -5,6 +5,8 @@ import { deploymentTable, type RowsOf } from '../../db/table.ts'
 export interface StakesTable {
   id: Generated<number>
   name: string
+  /** Its address (`/s/<slug>`, `?stake=<slug>`): unique in the deployment. */
+  slug: string
   timezone: string
   language: string
   sp_approvals_required: number

@@ -1,3 +1,4 @@
+import { SLUG_PATTERN, slugOf } from '@stake/contract'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.ts'
 import type { Dialect } from '../../db/database.ts'
@@ -9,6 +10,7 @@ import { withTransaction } from '../../db/transaction.ts'
 import type { Executor } from '../../db/types.ts'
 import { emailKey } from '../users/users.repository.ts'
 import { scrubExported, scrubImported } from './stakes.scrub.ts'
+import { insertStake } from './stakes.repository.ts'
 import { defaultSettings } from './stakes.service.ts'
 
 /**
@@ -86,6 +88,8 @@ export interface StakeExport {
   exported_at: string
   stake: {
     name: string
+    /** Its address on the exporting deployment: kept on import when free here (absent in older files). */
+    slug?: string
     timezone: string
     language: string
     sp_approvals_required: number
@@ -168,6 +172,7 @@ export async function exportStake(
         exported_at: now,
         stake: {
           name: stake.name,
+          slug: stake.slug,
           ...Object.fromEntries(SETTINGS.map((k) => [k, settings[k]])),
           created_at: stake.created_at,
           updated_at: stake.updated_at,
@@ -253,10 +258,12 @@ export async function importStake(
 
   return withTransaction(db, async (trx) => {
     const stake = file.stake
-    const { id: stakeId } = await trx
-      .insertInto('stakes')
-      .values({
-        name: (options.name ?? stake.name).trim(),
+    const name = (options.name ?? stake.name).trim()
+    const slug = typeof stake.slug === 'string' && SLUG_PATTERN.test(stake.slug) ? stake.slug : slugOf(name)
+    const stakeId = await insertStake(
+      trx,
+      {
+        name,
         timezone: stake.timezone,
         language: stake.language,
         sp_approvals_required: stake.sp_approvals_required,
@@ -265,9 +272,9 @@ export async function importStake(
         settings_from_env: false,
         created_at: stake.created_at ?? options.now,
         updated_at: stake.updated_at ?? options.now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+      },
+      slug,
+    )
     const maps = Object.fromEntries(REFERENCED.map((t) => [t, new Map<number, number>()])) as Record<
       Referenced,
       Map<number, number>

@@ -47,6 +47,19 @@ describe('recording fills and releases slots (docs/api-reference.md §12)', () =
     )
   })
 
+  it('the seat keeps the day its new holder was set apart (the set apart step’s date)', async () => {
+    const c = await makeCalling(admin)
+    const user = await createUser(t)
+    const p = await atSustain(admin, ward, { calling_id: c.id, user_id: user.id })
+    assert.equal((await move(admin, p.id, 'advance', 'sustain')).stage, 'set_apart')
+    const day = t.clock.iso().slice(0, 10)
+    assert.equal((await admin('POST', `${PROPOSALS}/${p.id}/set-apart?date=${day}`)).statusCode, 200)
+    assert.equal((await admin('POST', `${PROPOSALS}/${p.id}/record`)).statusCode, 200)
+    const slot = (await calling(c.id)).slots[0]!
+    assert.equal(slot.user_id, user.id)
+    assert.equal(slot.set_apart, day)
+  })
+
   it('also seats when a manager advances from record', async () => {
     const c = await makeCalling(admin)
     const user = await createUser(t)

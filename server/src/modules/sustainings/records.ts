@@ -7,6 +7,7 @@ import { callingPermissions, lockCalling } from '../callings/callings.repository
 import { assertMaySeat, seatUser, unseatUser } from '../callings/slots.service.ts'
 import { heldSlot, vacantSlot } from '../callings/seats.repository.ts'
 import { findProposal, parseReleases, type ProposalRow } from '../proposals/proposals.repository.ts'
+import { setApartDay } from '../proposals/history.repository.ts'
 
 /**
  * What recording a proposal does to the roster (docs/api-reference.md §12), inside the
@@ -14,7 +15,8 @@ import { findProposal, parseReleases, type ProposalRow } from '../proposals/prop
  * - each release with `calling_id` and `user_id` (and a release proposal's
  *   own link) empties that user's slot in that calling;
  * - a call with `calling_id` and `user_id` then seats the user in a vacant
- *   slot of the calling (409 no_vacancy when there is none).
+ *   slot of the calling (409 no_vacancy when there is none), set apart on
+ *   the day its set apart step gave.
  * S3 applies to each seat: the actor must hold what it carries. Releases
  * come first, so releasing and calling in one calling's only slot works. A
  * released person who no longer holds the slot is already released: nothing
@@ -58,7 +60,10 @@ async function applyRecord(trx: Executor, ctx: AppContext, actor: Actor, proposa
     // A Bishop calling has one slot per ward: the proposal's ward's.
     const vacant = await vacantSlot(trx, seat.callingId, calling.key === 'bishop' ? proposal.ward_id : null)
     if (!vacant) throw noVacancy()
-    await seatUser(trx, { callingId: seat.callingId, slotId: vacant.slot_id }, seat.userId, now, ['body', 'user_id'])
+    // The seat keeps the day its new holder was set apart (the step's date), as an LCR report would say it.
+    const setApart = await setApartDay(trx, proposal.id)
+    const slot = { callingId: seat.callingId, slotId: vacant.slot_id }
+    await seatUser(trx, slot, seat.userId, now, ['body', 'user_id'], setApart)
   }
 }
 

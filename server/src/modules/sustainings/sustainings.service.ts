@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { stringify, type Options } from 'csv-stringify/sync'
+import type { Options } from 'csv-stringify/sync'
 import {
   ARCHIVE_CSV_COLUMNS,
   type PresentedBody,
@@ -122,6 +122,8 @@ export class SustainingsService {
     checkArchiveDates(query)
     const viewer = await loadViewer(this.ctx, actor)
     const batches = archiveBatches(this.ctx.db, viewer, query)
+    // Loaded on the first archive asked for, not at start (docs/performance.md).
+    const { stringify } = await import('csv-stringify/sync')
     async function* lines() {
       yield stringify([], { ...CSV_OPTIONS, header: true })
       for await (const rows of batches) yield stringify(rows, CSV_OPTIONS)

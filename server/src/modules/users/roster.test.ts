@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
-import { createUser, injectAs, signedIn, unique } from '../../test/factories.ts'
+import { createUser, injectAs, loginRequest, signedIn, unique } from '../../test/factories.ts'
 
 /** Roster-only (no email) and passwordless (invited) users: docs/api-reference.md §15, §16. */
 describe('roster-only and passwordless users', () => {
   const t = useTestApp()
-  const signIn = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ username: email, password }).toString(),
-    })
+  const signIn = (email: string, password: string) => loginRequest(t, email, password)
 
   it('creates a roster-only person without an email: no password, a phone, listed with email null', async () => {
     const admin = await signedIn(t, { permissions: ['users.manage'] })

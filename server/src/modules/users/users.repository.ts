@@ -7,8 +7,14 @@ import { containsPattern } from '../../db/like.ts'
 
 export type UserRow = Selectable<UsersTable>
 
-/** The one mapper from a user row to the API shape; never the password hash. */
-export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key' | 'stake_id'>): User {
+/**
+ * The one mapper from a user row to the API shape; never the password hash,
+ * only whether there is one. A row read without it (the signed-in user's own,
+ * who signed in with a password) is not a roster entry.
+ */
+export function toUser(
+  row: Omit<UserRow, 'password_hash' | 'email_key' | 'stake_id'> & { password_hash?: string | null },
+): User {
   return {
     id: row.id,
     email: row.email,
@@ -17,6 +23,8 @@ export function toUser(row: Omit<UserRow, 'password_hash' | 'email_key' | 'stake
     phone: row.phone,
     active: Boolean(row.active),
     force_password_reset: Boolean(row.force_password_reset),
+    roster: row.password_hash === null,
+    ward_id: row.ward_id ?? null,
     language: row.language === 'es' ? 'es' : 'en',
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -22,6 +22,8 @@ export interface UsersTable {
   phone: Generated<string | null>
   active: SqlBool
   force_password_reset: SqlBool
+  /** The person's ward (an LCR member list's unit column); null when unknown. */
+  ward_id: Generated<number | null>
   /** 'en' | 'es': the client's and the notifications' language (default 'en'). */
   language: Generated<string>
   created_at: string
@@ -35,10 +37,16 @@ export interface UserPermissionsTable {
   permission: string
 }
 
-/** The users domain's tables (db/table.ts). */
+/** The users domain's tables (db/table.ts); a user names a ward, so wards come first. */
 export const usersTables = {
   users: stakeTable<UsersTable>({
-    transfer: { id: true, omit: ['password_hash'], booleans: ['active', 'force_password_reset'], orderBy: ['id'] },
+    transfer: {
+      id: true,
+      omit: ['password_hash'],
+      refs: { ward_id: 'wards' },
+      booleans: ['active', 'force_password_reset'],
+      orderBy: ['id'],
+    },
   }),
   user_permissions: stakeTable<UserPermissionsTable>({
     transfer: { refs: { user_id: 'users' }, orderBy: ['user_id', 'permission'] },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { ErrorBody, Id, Ward, WardBody } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import type { FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { WardsService } from './wards.service.ts'
 
@@ -84,9 +84,6 @@ export default async function wardsRoutes(app: FastifyTypebox, ctx: AppContext) 
         response: { 204: Type.Null(), 409: ErrorBody },
       },
     },
-    async (request, reply) => {
-      await service.remove(requireActor(request), request.params.ward_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.remove(requireActor(request), request.params.ward_id)),
   )
 }

@@ -88,7 +88,7 @@ describe('wards (docs/api-reference.md §6)', () => {
       assert.equal(after.slots.length, after.max_slots)
       assert.deepEqual(
         after.slots.find((s) => s.slot_id === ward.id),
-        { slot_id: ward.id, filled: false, user_id: null, user: null, ward_id: ward.id },
+        { slot_id: ward.id, filled: false, user_id: null, user: null, ward_id: ward.id, set_apart: null },
       )
     })
 

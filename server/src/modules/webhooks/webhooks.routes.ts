@@ -8,7 +8,7 @@ import {
   WebhookParams,
 } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
-import { sendPage, type FastifyTypebox } from '../../http.ts'
+import { type FastifyTypebox, noContent, sendPage } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { WebhooksService } from './webhooks.service.ts'
 
@@ -78,10 +78,7 @@ export default async function webhooksRoutes(app: FastifyTypebox, ctx: AppContex
         response: { 204: Type.Null() },
       },
     },
-    async (request, reply) => {
-      await service.remove(requireActor(request), request.params.webhook_id)
-      return reply.status(204).send(null)
-    },
+    async (request, reply) => noContent(reply, service.remove(requireActor(request), request.params.webhook_id)),
   )
 
   app.post(

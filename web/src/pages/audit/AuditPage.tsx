@@ -1,10 +1,11 @@
+import { formatDateTime } from '../../i18n/format'
 import { useFilterParams } from '../../components/filterParams'
 import { useTranslation } from 'react-i18next'
 import { AUDIT_ACTIONS, AUDIT_GROUPS, useAuditLog, useAuditPeople, type AuditEntry } from '../../api/audit'
 import { useWards, wardName } from '../../api/wards'
-import { Pagination } from '../../components/Pagination'
 import { UserPicker } from '../../components/UserPicker'
-import { Empty, ErrorMessage, Loading, PageHeader } from '../../components/ui'
+import { FilterField, PagedListStates } from '../../components/lists'
+import { PageHeader } from '../../components/ui'
 import { describeEntry, type Names } from './describe'
 
 const PAGE = 25
@@ -35,7 +36,6 @@ export default function AuditPage() {
     ward: (id) => wardName(wards.data, id),
     language: i18n.language,
   }
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })
   const filtered = Boolean(who || what || from || to)
 
   return (
@@ -52,24 +52,10 @@ export default function AuditPage() {
             onChange={(id) => update({ who: id ? String(id) : '' })}
           />
         </div>
-        <div className="field field-inline">
-          <label htmlFor="audit-what">{t('filters.what')}</label>
-          <select id="audit-what" value={what} onChange={(e) => update({ what: e.target.value })}>
-            <option value="">{t('filters.everything')}</option>
-            {AUDIT_GROUPS.map((group) => (
-              <optgroup key={group} label={t(`groups.${group}`)}>
-                <option value={`${group}.`}>{t('filters.allOfGroup', { group: t(`groups.${group}`) })}</option>
-                {AUDIT_ACTIONS.filter((a) => a.startsWith(`${group}.`)).map((action) => (
-                  <option key={action} value={action}>
-                    {t(`actionNames.${action}`)}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
-        </div>
-        <div className="field field-inline">
-          <label htmlFor="audit-from">{t('filters.from')}</label>
+        <FilterField id="audit-what" label={t('filters.what')}>
+          <ActionSelect id="audit-what" value={what} onChange={(v) => update({ what: v })} />
+        </FilterField>
+        <FilterField id="audit-from" label={t('filters.from')}>
           <input
             id="audit-from"
             type="date"
@@ -77,9 +63,8 @@ export default function AuditPage() {
             max={to || undefined}
             onChange={(e) => update({ from: e.target.value })}
           />
-        </div>
-        <div className="field field-inline">
-          <label htmlFor="audit-to">{t('filters.to')}</label>
+        </FilterField>
+        <FilterField id="audit-to" label={t('filters.to')}>
           <input
             id="audit-to"
             type="date"
@@ -87,32 +72,34 @@ export default function AuditPage() {
             min={from || undefined}
             onChange={(e) => update({ to: e.target.value })}
           />
-        </div>
+        </FilterField>
         {filtered && (
           <button type="button" className="button" onClick={clear}>
             {t('filters.clear')}
           </button>
         )}
       </form>
-      {log.isLoading && <Loading />}
-      <ErrorMessage error={log.error} />
-      {log.data && log.data.items.length === 0 && <Empty>{t('empty')}</Empty>}
-      {log.data && log.data.items.length > 0 && (
-        <>
+      <PagedListStates
+        query={log}
+        empty={t('empty')}
+        page={page}
+        pageSize={PAGE}
+        onPage={(p) => update({ page: String(p) })}
+      >
+        {(items) => (
           <ol className="audit-list" aria-label={t('title')}>
-            {log.data.items.map((entry) => (
+            {items.map((entry) => (
               <AuditItem
                 key={entry.id}
                 entry={entry}
                 sentence={describeEntry(entry, t, names)}
-                at={when.format(new Date(entry.at))}
+                at={formatDateTime(entry.at)}
                 detailLabel={t('rawDetail')}
               />
             ))}
           </ol>
-          <Pagination page={page} pageSize={PAGE} total={log.data.total} onPage={(p) => update({ page: String(p) })} />
-        </>
-      )}
+        )}
+      </PagedListStates>
     </div>
   )
 }
@@ -145,5 +132,25 @@ function AuditItem({
         </pre>
       </details>
     </li>
+  )
+}
+
+/** The kinds of change, grouped by domain; a group's first choice is every change of it. */
+function ActionSelect({ id, value, onChange }: { id: string; value: string; onChange(value: string): void }) {
+  const { t } = useTranslation('audit')
+  return (
+    <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{t('filters.everything')}</option>
+      {AUDIT_GROUPS.map((group) => (
+        <optgroup key={group} label={t(`groups.${group}`)}>
+          <option value={`${group}.`}>{t('filters.allOfGroup', { group: t(`groups.${group}`) })}</option>
+          {AUDIT_ACTIONS.filter((a) => a.startsWith(`${group}.`)).map((action) => (
+            <option key={action} value={action}>
+              {t(`actionNames.${action}`)}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </select>
   )
 }

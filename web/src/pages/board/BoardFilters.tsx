@@ -1,28 +1,23 @@
 import { useTranslation } from 'react-i18next'
 import type { Ward } from '../../api/types'
+import type { useBoardFilter } from './useBoardFilter'
 
-/** Search by name or calling, one ward and one kind; the drag hint for those who may move cards. */
+/**
+ * Search by name or calling, one ward and one kind ('' for every kind, else
+ * call, release or ordination: docs/api-reference.md §18); the drag hint for
+ * those who may move cards.
+ */
 export function BoardFilters({
-  search,
-  onSearch,
-  ward,
-  onWard,
+  filter,
   wards,
-  kind,
-  onKind,
   hint,
 }: {
-  search: string
-  onSearch(value: string): void
-  ward: string
-  onWard(value: string): void
+  filter: ReturnType<typeof useBoardFilter>
   wards: Ward[] | undefined
-  /** '' for every kind, else call, release or ordination (docs/api-reference.md §18). */
-  kind: string
-  onKind(value: string): void
   hint: string | null
 }) {
   const { t } = useTranslation('board')
+  const { search, setSearch: onSearch, ward, setWard: onWard, kind, setKind: onKind } = filter
   return (
     <div className="filters" role="search">
       <div className="field field-inline">

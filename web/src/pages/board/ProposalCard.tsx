@@ -1,7 +1,6 @@
-import { useRef, type ReactNode } from 'react'
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import * as Menu from '@radix-ui/react-dropdown-menu'
 import type { PersonRef, Proposal, Stage } from '../../api/types'
 import { isVotingStage } from '../../api/types'
 import { useUsersLite, userName } from '../../api/users'
@@ -9,7 +8,8 @@ import { PresentedProgress } from '../sustainings/PresentedProgress'
 import { ROUTES } from '../../routes'
 import { formatDateTime } from '../../i18n/format'
 import { names } from './boardText'
-import { RemindButton } from '../../components/RemindButton'
+import { CardMenu, CardVote } from './CardActions'
+import type { OneTapVotes } from './useOneTapVotes'
 
 /** One valid move of a card: a step forward or back along its own path. */
 export interface CardMove {
@@ -19,8 +19,8 @@ export interface CardMove {
 
 export interface CardActions {
   canVote: boolean
-  voting: boolean
-  onVote(approved: boolean): void
+  /** The board's one-tap votes (shared with "Needs me"): a tap waits, undoable, then is sent. */
+  votes: OneTapVotes
   /** Only the valid moves (none when the caller may not move cards). */
   moves: CardMove[]
   onMove(move: CardMove): void
@@ -39,15 +39,48 @@ function InterviewLine({ proposal: p }: { proposal: Proposal }) {
   const interview = p.interview
   const who = interview ? userName(users.data, interview.interviewer_id) : null
   const when = interview?.scheduled_for ? formatDateTime(interview.scheduled_for) : null
+  const text = `${who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')} · ${
+    when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')
+  }`
   return (
-    <div className="pcard-interview small" data-testid="interview-line">
-      {who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')}
-      {' · '}
-      {when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')}
+    <div className="pcard-interview pcard-line small" data-testid="interview-line" title={text}>
+      {text}
     </div>
   )
 }
 
+/** The tally at a voting stage, the caller's own vote, and who is still to vote (one line each). */
+function VotesLine({ proposal: p, voting, canVote }: { proposal: Proposal; voting?: CardVoting; canVote: boolean }) {
+  const { t, i18n } = useTranslation('board')
+  const myVote = p.my_vote === true ? 'approved' : p.my_vote === false ? 'rejected' : 'none'
+  const pending = voting && voting.pending.length > 0 ? names(i18n.language, voting.pending) : null
+  return (
+    <div className="pcard-votes small">
+      <span className="pcard-tally" data-testid="tally">
+        {voting
+          ? voting.required === 1
+            ? t('card.approvalsOfOne', { approved: p.approvals.approved })
+            : t('card.approvalsOf', { approved: p.approvals.approved, required: voting.required })
+          : t('card.approvals', { approved: p.approvals.approved })}
+        {p.approvals.rejected > 0 && (
+          <span className="vote-no"> · {t('card.rejections', { rejected: p.approvals.rejected })}</span>
+        )}
+      </span>
+      {canVote && myVote !== 'none' && (
+        <span className={`my-vote ${myVote === 'approved' ? 'yes' : myVote === 'rejected' ? 'no' : ''}`}>
+          {t(`card.myVote.${myVote}`)}
+        </span>
+      )}
+      {pending && (
+        <span className="pcard-pending pcard-line" data-testid="pending-voters" title={pending}>
+          {t('card.waitingFor', { names: pending })}
+        </span>
+      )}
+    </div>
+  )
+}
+
+/** A proposal on the board: at most a few short lines, its actions in one row. */
 export function ProposalCard({
   proposal: p,
   wardLabel,
@@ -55,7 +88,6 @@ export function ProposalCard({
   voting,
   dragging,
   handle,
-  extra,
 }: {
   proposal: Proposal
   wardLabel: string
@@ -64,16 +96,9 @@ export function ProposalCard({
   dragging?: boolean
   /** The drag handle (a button), when the card can be dragged. */
   handle?: ReactNode
-  /** Further lines mounted by other features (e.g. a Remind button). */
-  extra?: ReactNode
 }) {
-  const { t, i18n } = useTranslation('board')
-  const votingStage = isVotingStage(p.stage)
+  const { t } = useTranslation('board')
   const name = `${p.fname} ${p.lname}`
-  const myVote = p.my_vote === true ? 'approved' : p.my_vote === false ? 'rejected' : 'none'
-  const moves = actions?.moves ?? []
-  // A chosen move hands focus to the board (onto the moved card); Escape gives it back to the trigger.
-  const moved = useRef(false)
   return (
     <article
       className={`pcard ${dragging ? 'pcard-dragging' : ''}`}
@@ -82,115 +107,33 @@ export function ProposalCard({
       data-card={p.id}
       tabIndex={-1}
     >
+      <Link to={ROUTES.proposal(p.id)} className="pcard-name" title={name}>
+        {name}
+      </Link>
+      {/* The drag handle and the menu share the calling's line: the name keeps the card's whole width. */}
       <div className="pcard-top">
-        <Link to={ROUTES.proposal(p.id)} className="pcard-name">
-          {name}
-        </Link>
+        <div className="pcard-calling pcard-line" title={p.proposed_calling}>
+          {p.proposed_calling}
+          {(p.releases?.length ?? 0) > 0 && (
+            <span className="pcard-releases muted small" data-testid="card-releases">
+              {' '}
+              {t('card.releases', { count: p.releases.length })}
+            </span>
+          )}
+        </div>
+        {handle}
+        {actions && <CardMenu proposal={p} actions={actions} />}
+      </div>
+      <div className="pcard-meta pcard-line small" title={wardLabel}>
         <span className={`badge badge-${p.kind}`} data-testid="kind-badge">
           {p.kind === 'ordination' && p.office ? t(`card.office.${p.office}`) : t(`card.${p.kind}`)}
-        </span>
-        {handle}
+        </span>{' '}
+        <span className="muted">{wardLabel}</span>
       </div>
-      <div className="pcard-calling">
-        {p.proposed_calling}
-        {(p.releases?.length ?? 0) > 0 && (
-          <span className="pcard-releases muted small" data-testid="card-releases">
-            {' '}
-            {t('card.releases', { count: p.releases.length })}
-          </span>
-        )}
-      </div>
-      <div className="pcard-ward muted small">{wardLabel}</div>
       {p.stage === 'interview' && <InterviewLine proposal={p} />}
       <PresentedProgress proposal={p} className="pcard-presented small" />
-      {votingStage && (
-        <div className="pcard-votes small">
-          <span className="pcard-tally" data-testid="tally">
-            {voting
-              ? voting.required === 1
-                ? t('card.approvalsOfOne', { approved: p.approvals.approved })
-                : t('card.approvalsOf', { approved: p.approvals.approved, required: voting.required })
-              : t('card.approvals', { approved: p.approvals.approved })}
-            {p.approvals.rejected > 0 && (
-              <span className="vote-no"> · {t('card.rejections', { rejected: p.approvals.rejected })}</span>
-            )}
-          </span>
-          {actions?.canVote && (
-            <span className={`my-vote ${myVote === 'approved' ? 'yes' : myVote === 'rejected' ? 'no' : ''}`}>
-              {t(`card.myVote.${myVote}`)}
-            </span>
-          )}
-          {voting && voting.pending.length > 0 && (
-            <span className="pcard-pending" data-testid="pending-voters">
-              {t('card.waitingFor', { names: names(i18n.language, voting.pending) })}
-            </span>
-          )}
-          <RemindButton proposalId={p.id} stage={p.stage} small />
-        </div>
-      )}
-      {extra}
-      {actions && (actions.canVote || moves.length > 0) && (
-        <div className="pcard-actions" onPointerDown={(e) => e.stopPropagation()}>
-          {actions.canVote && (
-            <>
-              <button
-                type="button"
-                className={`button button-small ${p.my_vote === true ? 'button-primary' : ''}`}
-                aria-pressed={p.my_vote === true}
-                disabled={actions.voting}
-                onClick={() => actions.onVote(true)}
-              >
-                {t('card.approve')}
-                <span className="visually-hidden"> {name}</span>
-              </button>
-              <button
-                type="button"
-                className={`button button-small ${p.my_vote === false ? 'button-danger' : ''}`}
-                aria-pressed={p.my_vote === false}
-                disabled={actions.voting}
-                onClick={() => actions.onVote(false)}
-              >
-                {t('card.reject')}
-                <span className="visually-hidden"> {name}</span>
-              </button>
-            </>
-          )}
-          {moves.length > 0 && (
-            <Menu.Root>
-              <Menu.Trigger className="button button-small" data-move-trigger={p.id}>
-                {t('card.moveTo')}
-                <span className="visually-hidden"> {t('card.moveToWho', { name })}</span>
-              </Menu.Trigger>
-              <Menu.Portal>
-                <Menu.Content
-                  className="menu"
-                  align="end"
-                  sideOffset={4}
-                  onCloseAutoFocus={(e) => {
-                    if (moved.current) e.preventDefault()
-                    moved.current = false
-                  }}
-                >
-                  {moves.map((m) => (
-                    <Menu.Item
-                      key={m.to}
-                      className="menu-item"
-                      onSelect={() => {
-                        moved.current = true
-                        actions.onMove(m)
-                      }}
-                    >
-                      {t(m.direction === 'advance' ? 'card.forwardTo' : 'card.backTo', {
-                        stage: t(`stages.${m.to}`),
-                      })}
-                    </Menu.Item>
-                  ))}
-                </Menu.Content>
-              </Menu.Portal>
-            </Menu.Root>
-          )}
-        </div>
-      )}
+      {isVotingStage(p.stage) && <VotesLine proposal={p} voting={voting} canVote={actions?.canVote ?? false} />}
+      {actions?.canVote && <CardVote proposal={p} votes={actions.votes} />}
     </article>
   )
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { usePendingInvitations } from '../../api/accounts'
@@ -10,6 +10,8 @@ import type { Board, Me } from '../../api/types'
 import { can, canAdministerStake } from '../../auth/roles'
 import { ROUTES } from '../../routes'
 import { StakeForm } from '../stake/StakeForm'
+import { FoldToggle } from './FoldToggle'
+import { useFold } from './useFold'
 
 /** The permissions the four steps need: only someone who can take them all sees the list. */
 const SETUP_PERMISSIONS = ['wards.manage', 'callings.manage', 'users.manage', 'proposals.submit'] as const
@@ -60,11 +62,13 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
   const invitations = usePendingInvitations(show)
   const proposals = useProposalCount(show)
   const [zone] = useState(browserZone)
+  const [open, setOpen] = useFold(`stake.board.setupSeen.${me.id}`)
+  const stepsId = useId()
 
   if (!show || !wards.data || !board || !users.data || !proposals.data || !stake.data || !invitations.data) return null
   // A person counts once someone can reach the service: invited, or signed in with a password of their own.
   const someoneElse =
-    invitations.data.length > 0 || users.data.items.some((u) => u.id !== me.id && u.email && !u.force_password_reset)
+    invitations.data.length > 0 || users.data.items.some((u) => u.id !== me.id && !u.roster && !u.force_password_reset)
   const stakeSaved = stake.data.settings_saved === true
 
   const voting = board.voting
@@ -98,34 +102,41 @@ export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined
   }
 
   return (
-    <section className="setup-checklist" aria-labelledby="setup-title" data-testid="setup-checklist">
+    <section
+      className={`setup-checklist ${open ? '' : 'is-folded'}`}
+      aria-labelledby="setup-title"
+      data-testid="setup-checklist"
+    >
       <div className="setup-head">
         <h2 id="setup-title">{t('setup.title')}</h2>
         <span className="muted small">{t('setup.progress', { done, total: steps.length })}</span>
+        <FoldToggle open={open} onToggle={setOpen} controls={stepsId} what={t('setup.title')} />
         <button type="button" className="button button-small" onClick={dismiss}>
           {t('setup.dismiss')}
         </button>
       </div>
-      <ol className="setup-steps">
-        {steps.map((s) => (
-          <li key={s.key} className={s.done ? 'is-done' : ''} data-step={s.key} data-done={s.done}>
-            <span className="setup-mark" aria-hidden="true">
-              {s.done ? '✓' : ''}
-            </span>
-            <span>
-              <Link to={s.to}>{t(`setup.steps.${s.key}.title`)}</Link>
-              <span className="visually-hidden"> — {s.done ? t('setup.done') : t('setup.todo')}</span>
-              <span className="setup-hint muted small">{t(`setup.steps.${s.key}.hint`)}</span>
-              {s.key === 'stake' && !s.done && canAdministerStake(me) && (
-                <span className="setup-stake-form">
-                  <StakeForm stake={stake.data} initialZone={zone} intro={false} />
-                </span>
-              )}
-            </span>
-          </li>
-        ))}
-      </ol>
-      {can(me, 'users.manage') && can(me, 'callings.manage') && (
+      {open && (
+        <ol className="setup-steps" id={stepsId}>
+          {steps.map((s) => (
+            <li key={s.key} className={s.done ? 'is-done' : ''} data-step={s.key} data-done={s.done}>
+              <span className="setup-mark" aria-hidden="true">
+                {s.done ? '✓' : ''}
+              </span>
+              <span>
+                <Link to={s.to}>{t(`setup.steps.${s.key}.title`)}</Link>
+                <span className="visually-hidden"> — {s.done ? t('setup.done') : t('setup.todo')}</span>
+                <span className="setup-hint muted small">{t(`setup.steps.${s.key}.hint`)}</span>
+                {s.key === 'stake' && !s.done && canAdministerStake(me) && (
+                  <span className="setup-stake-form">
+                    <StakeForm stake={stake.data} initialZone={zone} intro={false} />
+                  </span>
+                )}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+      {open && can(me, 'users.manage') && can(me, 'callings.manage') && (
         <p className="setup-import small">
           <Link to={ROUTES.importLcr}>{t('setup.import.title')}</Link>{' '}
           <span className="muted">{t('setup.import.hint')}</span>

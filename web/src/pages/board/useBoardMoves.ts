@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/client'
-import { moveTarget, useMoveProposal, useVote, type MoveVars } from '../../api/proposals'
+import { moveTarget, useMoveProposal, type MoveVars } from '../../api/proposals'
 import { isVotingStage, type Board, type Proposal, type Stage } from '../../api/types'
 import { useNotify } from '../../components/Notice'
 import { columnOf, type Column, type FocusTarget } from './columns'
 import type { PendingMove } from './MoveConfirm'
 import type { CardMove, CardVoting } from './ProposalCard'
+import { useFocusCard } from './useFocusCard'
+import { useBoardVotes } from './useBoardVotes'
 
 type Via = FocusTarget['on']
 
@@ -14,7 +16,8 @@ type Via = FocusTarget['on']
  * The board's votes and moves: the notices and the live-region text they
  * leave, the question before a forward move that leaves votes missing, and
  * where focus goes once a card has moved (it stays on the moved card,
- * wherever it now is).
+ * wherever it now is). Votes are one tap with an undo, the same on a card
+ * and in "Needs me".
  */
 export function useBoardMoves({
   board,
@@ -29,10 +32,9 @@ export function useBoardMoves({
 }) {
   const { t } = useTranslation('board')
   const notify = useNotify()
-  const [votingId, setVotingId] = useState<number | null>(null)
   const [announcement, setAnnouncement] = useState('')
   const [pendingMove, setPendingMove] = useState<(PendingMove & { via: Via }) | null>(null)
-  const [focusTarget, setFocusTarget] = useState<FocusTarget | null>(null)
+  const setFocusTarget = useFocusCard(board, tab)
   const stageName = useCallback((s: Stage) => t(`stages.${s}`), [t])
 
   /** The stage's required approvals and who has not voted yet on this card. */
@@ -41,33 +43,12 @@ export function useBoardMoves({
       if (!board || (p.stage !== 'sp_approval' && p.stage !== 'hc_approval')) return undefined
       const stage = board.voting[p.stage]
       const voted = new Set(board.votes.filter((v) => v.proposal_id === p.id).map((v) => v.voter_id))
-      // Votes the caller may not see (S9: the presidency's) count in the tally but name nobody: who is still to vote is unknown.
+      // Votes the caller may not see (the presidency's) count in the tally but name nobody: who is still to vote is unknown.
       const unnamed = p.approvals.approved + p.approvals.rejected > voted.size
       return { required: stage.required, pending: unnamed ? [] : stage.voters.filter((v) => !voted.has(v.id)) }
     },
     [board],
   )
-
-  useEffect(() => {
-    if (!focusTarget) return
-    const frame = requestAnimationFrame(() => {
-      const card = document.querySelector<HTMLElement>(
-        `.board [data-stage="${focusTarget.stage}"] [data-card="${focusTarget.id}"]`,
-      )
-      if (!card) return
-      const inner =
-        focusTarget.on === 'handle'
-          ? card.querySelector<HTMLElement>(`[data-drag-handle="${focusTarget.id}"]`)
-          : focusTarget.on === 'menu'
-            ? card.querySelector<HTMLElement>(`[data-move-trigger="${focusTarget.id}"]`)
-            : null
-      const target = inner ?? card
-      target.focus()
-      if (focusTarget.on === 'card') target.scrollIntoView({ block: 'center', behavior: 'smooth' })
-      setFocusTarget(null)
-    })
-    return () => cancelAnimationFrame(frame)
-  }, [focusTarget, board, tab])
 
   // The notice stays a while, then goes (the live region has said it by then).
   useEffect(() => {
@@ -76,22 +57,7 @@ export function useBoardMoves({
     return () => clearTimeout(timer)
   }, [announcement])
 
-  const vote = useVote({
-    onSuccess: (after, { proposal: p, approved }) => {
-      notify(approved ? t('notice.approved') : t('notice.rejected'), 'success')
-      if (after && after.stage !== p.stage) {
-        const count = p.approvals.approved + (p.my_vote === true ? 0 : 1)
-        const name = `${p.fname} ${p.lname}`
-        const stage = stageName(after.stage)
-        setAnnouncement(
-          count === 1 ? t('notice.autoAdvancedOne', { name, stage }) : t('notice.autoAdvanced', { name, stage, count }),
-        )
-      }
-    },
-    onError: (err) =>
-      notify(err instanceof ApiError && err.code === 'wrong_stage' ? t('notice.movedOn') : err.message, 'error'),
-    onSettled: () => setVotingId(null),
-  })
+  const votes = useBoardVotes(board, setAnnouncement)
 
   const move = useMoveProposal<MoveVars & { via: Via | null }>({
     onMove: ({ proposal: p, via }, to) => {
@@ -117,16 +83,12 @@ export function useBoardMoves({
 
   return {
     votingOf,
-    votingId,
+    votes,
     announcement,
     pendingMove,
     stageName,
     /** Focus (and scroll to) a card once it is on screen. */
     focusCard: setFocusTarget,
-    vote(p: Proposal, approved: boolean) {
-      setVotingId(p.id)
-      vote.mutate({ proposal: p, approved })
-    },
     /** Moves a card, first asking when a forward move leaves votes missing. */
     requestMove(p: Proposal, m: CardMove, via: Via | null) {
       const voting = votingOf(p)

@@ -14,6 +14,15 @@ interface Waiting {
   timer: ReturnType<typeof setTimeout>
 }
 
+/** A vote waiting to be sent: which way, and when it goes (epoch ms, for the countdown). */
+export interface Pending {
+  approved: boolean
+  until: number
+}
+
+/** Told once a vote reached the server: the stage the proposal is at afterwards (null when unknown). */
+export type OnSent = (vote: { id: number; name: string; approved: boolean; from: Stage; stage: Stage | null }) => void
+
 /**
  * One-tap votes with an undo: a tapped vote waits UNDO_SECONDS,
  * then is sent; "Undo" in that time forgets it (nothing reached the server,
@@ -21,11 +30,15 @@ interface Waiting {
  * sends the waiting votes at once. What happened is said in a status line:
  * the vote, and whether it moved the proposal on (an auto-advance).
  */
-export function useOneTapVotes() {
+export function useOneTapVotes(onSent?: OnSent) {
   const { t } = useTranslation('board')
   const vote = useQuickVote()
   const waiting = useRef(new Map<number, Waiting>())
-  const [shown, setShown] = useState<Record<number, boolean>>({})
+  const sentTo = useRef(onSent)
+  useEffect(() => {
+    sentTo.current = onSent
+  })
+  const [shown, setShown] = useState<Record<number, Pending>>({})
   const [said, setSaid] = useState('')
 
   /** Takes a waiting vote out of the wait (its timer stopped, its undo gone); undefined when none waits. */
@@ -44,12 +57,14 @@ export function useOneTapVotes() {
       if (!w) return
       const what = w.approved ? 'approved' : 'rejected'
       vote(id, w.approved).then(
-        ({ stage }) =>
+        ({ stage }) => {
+          sentTo.current?.({ id, name: w.name, approved: w.approved, from: w.from, stage })
           setSaid(
             stage && stage !== w.from
               ? t(`needsMe.quick.${what}Moved`, { name: w.name, stage: t(`stages.${stage}`) })
               : t(`needsMe.quick.${what}Sent`, { name: w.name }),
-          ),
+          )
+        },
         (err: unknown) =>
           setSaid(
             t('needsMe.quick.failed', {
@@ -66,7 +81,7 @@ export function useOneTapVotes() {
     (id: number, name: string, from: Stage, approved: boolean) => {
       const timer = setTimeout(() => send(id), UNDO_SECONDS * 1000)
       waiting.current.set(id, { approved, name, from, timer })
-      setShown((s) => ({ ...s, [id]: approved }))
+      setShown((s) => ({ ...s, [id]: { approved, until: Date.now() + UNDO_SECONDS * 1000 } }))
       setSaid('')
     },
     [send],

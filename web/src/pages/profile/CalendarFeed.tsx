@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSpeakingFeed, webcalUrl } from '../../api/feed'
 import { ConfirmDialog } from '../../components/Dialog'
-import { useNotify } from '../../components/Notice'
+import { CopyButton } from '../../components/CopyButton'
 import { QrCode } from '../../components/QrCode'
 import { ErrorMessage, Field, formatDateTime } from '../../components/ui'
 
@@ -10,7 +10,6 @@ import { ErrorMessage, Field, formatDateTime } from '../../components/ui'
 export function CalendarFeed() {
   const { t } = useTranslation('calendar')
   const { url, status, create, revoke } = useSpeakingFeed()
-  const notify = useNotify()
   const [confirmRevoke, setConfirmRevoke] = useState(false)
   const [revoked, setRevoked] = useState(false)
   const webcal = url ? webcalUrl(url) : null
@@ -35,18 +34,7 @@ export function CalendarFeed() {
             <a className="button button-primary" href={webcal}>
               {t('subscribe')}
             </a>
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(url).then(
-                  () => notify(t('copied'), 'success'),
-                  () => notify(t('copyFailed'), 'error'),
-                )
-              }
-            >
-              {t('copyLink')}
-            </button>
+            <CopyButton text={url} label={t('copyLink')} copied={t('copied')} failed={t('copyFailed')} />
           </div>
           <figure className="qr-figure">
             <QrCode className="qr-code" text={webcal} label={t('qrLabel')} />

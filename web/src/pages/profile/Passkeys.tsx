@@ -18,36 +18,14 @@ export function Passkeys() {
   const { t } = useTranslation('accounts')
   const notify = useNotify()
   const list = usePasskeys()
-  const [failure, setFailure] = useState<string | null>(null)
   const [renaming, setRenaming] = useState<Passkey | null>(null)
   const [removing, setRemoving] = useState<Passkey | null>(null)
-  const [name, setName] = useState('')
-  const supported = passkeysSupported()
-
-  const add = useAddPasskey({
-    onSuccess: () => notify(t('passkeys.added'), 'success'),
-    onError: (err) => {
-      const cancelled = err.name === 'NotAllowedError' || err.name === 'AbortError'
-      setFailure(cancelled ? t('passkeys.cancelled') : err instanceof ApiError ? err.message : t('passkeys.failed'))
-    },
-  })
-  const rename = useRenamePasskey({
-    onSuccess: () => {
-      setRenaming(null)
-      notify(t('passkeys.renamed'), 'success')
-    },
-  })
   const remove = useRemovePasskey({
     onSuccess: () => {
       setRemoving(null)
       notify(t('passkeys.removed'), 'success')
     },
   })
-
-  function onRename(e: FormEvent) {
-    e.preventDefault()
-    if (renaming && name.trim()) rename.mutate({ id: renaming.id, name: name.trim() })
-  }
 
   return (
     <section className="card" aria-labelledby="passkeys-h">
@@ -70,15 +48,7 @@ export function Passkeys() {
                 </div>
               </div>
               <div className="button-row" role="group" aria-label={t('passkeys.actionsFor', { name: p.name })}>
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => {
-                    rename.reset()
-                    setName(p.name)
-                    setRenaming(p)
-                  }}
-                >
+                <button type="button" className="button button-small" onClick={() => setRenaming(p)}>
                   {t('passkeys.rename')}
                 </button>
                 <button
@@ -96,12 +66,45 @@ export function Passkeys() {
           ))}
         </ul>
       )}
+      <AddPasskey />
+      <Dialog open={renaming !== null} onOpenChange={(o) => !o && setRenaming(null)} title={t('passkeys.renameTitle')}>
+        {renaming && <RenameForm key={renaming.id} passkey={renaming} onClose={() => setRenaming(null)} />}
+      </Dialog>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(o) => !o && setRemoving(null)}
+        title={t('passkeys.removeTitle')}
+        message={t('passkeys.removeText', { name: removing?.name ?? '' })}
+        confirmLabel={t('passkeys.remove')}
+        danger
+        busy={remove.isPending}
+        error={<ErrorMessage error={remove.error} />}
+        onConfirm={() => removing && remove.mutate(removing)}
+      />
+    </section>
+  )
+}
+
+/** Adds a passkey on this device, or says why it cannot (no support, cancelled, refused). */
+function AddPasskey() {
+  const { t } = useTranslation('accounts')
+  const notify = useNotify()
+  const [failure, setFailure] = useState<string | null>(null)
+  const add = useAddPasskey({
+    onSuccess: () => notify(t('passkeys.added'), 'success'),
+    onError: (err) => {
+      const cancelled = err.name === 'NotAllowedError' || err.name === 'AbortError'
+      setFailure(cancelled ? t('passkeys.cancelled') : err instanceof ApiError ? err.message : t('passkeys.failed'))
+    },
+  })
+  return (
+    <>
       {failure && (
         <p className="error-box" role="alert">
           {failure}
         </p>
       )}
-      {supported ? (
+      {passkeysSupported() ? (
         <div className="button-row">
           <button
             type="button"
@@ -118,33 +121,39 @@ export function Passkeys() {
       ) : (
         <p className="muted">{t('passkeys.unsupported')}</p>
       )}
-      <Dialog open={renaming !== null} onOpenChange={(o) => !o && setRenaming(null)} title={t('passkeys.renameTitle')}>
-        <form onSubmit={onRename} className="stack" noValidate>
-          <ErrorMessage error={rename.error} />
-          <Field label={t('passkeys.name')}>
-            <input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} autoFocus />
-          </Field>
-          <div className="dialog-actions">
-            <button type="button" className="button" onClick={() => setRenaming(null)}>
-              {t('passkeys.cancel')}
-            </button>
-            <button type="submit" className="button button-primary" disabled={rename.isPending || !name.trim()}>
-              {t('passkeys.save')}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(o) => !o && setRemoving(null)}
-        title={t('passkeys.removeTitle')}
-        message={t('passkeys.removeText', { name: removing?.name ?? '' })}
-        confirmLabel={t('passkeys.remove')}
-        danger
-        busy={remove.isPending}
-        error={<ErrorMessage error={remove.error} />}
-        onConfirm={() => removing && remove.mutate(removing)}
-      />
-    </section>
+    </>
+  )
+}
+
+/** Keyed by the passkey: each opening starts from its name, without the last one's error. */
+function RenameForm({ passkey, onClose }: { passkey: Passkey; onClose(): void }) {
+  const { t } = useTranslation('accounts')
+  const notify = useNotify()
+  const [name, setName] = useState(passkey.name)
+  const rename = useRenamePasskey({
+    onSuccess: () => {
+      onClose()
+      notify(t('passkeys.renamed'), 'success')
+    },
+  })
+  function onRename(e: FormEvent) {
+    e.preventDefault()
+    if (name.trim()) rename.mutate({ id: passkey.id, name: name.trim() })
+  }
+  return (
+    <form onSubmit={onRename} className="stack" noValidate>
+      <ErrorMessage error={rename.error} />
+      <Field label={t('passkeys.name')}>
+        <input value={name} maxLength={100} onChange={(e) => setName(e.target.value)} autoFocus />
+      </Field>
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onClose}>
+          {t('passkeys.cancel')}
+        </button>
+        <button type="submit" className="button button-primary" disabled={rename.isPending || !name.trim()}>
+          {t('passkeys.save')}
+        </button>
+      </div>
+    </form>
   )
 }

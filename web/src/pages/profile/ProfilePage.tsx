@@ -223,15 +223,16 @@ export default function ProfilePage() {
                 ))}
               </ul>
             )}
-            <p>
-              {me.permissions.length
-                ? me.permissions.map((p) => (
-                    <code key={p} className="perm" title={t(`common:permission.${p}`)}>
-                      {p}
-                    </code>
-                  ))
-                : t('roles.noAccess')}
-            </p>
+            <h3>{t('roles.canTitle')}</h3>
+            {me.permissions.length ? (
+              <ul className="plain-list">
+                {me.permissions.map((p) => (
+                  <li key={p}>{t(`roles.can.${p}`, { defaultValue: t(`common:permission.${p}`) })}</li>
+                ))}
+              </ul>
+            ) : (
+              <p>{t('roles.noAccess')}</p>
+            )}
             <MyStewardship />
           </section>
           <EmailPreference />

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCreateOffer } from '../../api/appointments'
 import type { Proposal } from '../../api/types'
-import { useNotify } from '../../components/Notice'
+import { CopyButton } from '../../components/CopyButton'
 import { ErrorMessage, Field } from '../../components/ui'
 import { DurationField } from '../interviews/DurationField'
 
@@ -11,13 +11,12 @@ import { DurationField } from '../interviews/DurationField'
  * the proposal's page: the person chooses one of the interviewer's free
  * times, and the interview takes the time booked. The link is shown once.
  */
-export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; interviewer: string }) {
+export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; interviewer: string | null }) {
   const { t } = useTranslation('interviews')
   const [email, setEmail] = useState('')
   const [duration, setDuration] = useState('30')
   const [url, setUrl] = useState<string | null>(null)
   const create = useCreateOffer({ onSuccess: (created) => setUrl(created.url) })
-  const notify = useNotify()
   // A phone's share sheet (WhatsApp, Messages, mail) where the browser has one.
   const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function'
   const name = `${p.fname} ${p.lname}`
@@ -40,7 +39,9 @@ export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; 
       <h3 id="booking-link-h" className="span-2">
         {t('offer')}
       </h3>
-      <p className="muted small span-2">{t('offerFor', { name, interviewer })}</p>
+      <p className="muted small span-2">
+        {interviewer ? t('offerFor', { name, interviewer }) : t('offerForPresidency', { name })}
+      </p>
       <Field label={t('email')} hint={t('emailHint')}>
         <input type="email" value={email} maxLength={254} onChange={(e) => setEmail(e.target.value)} />
       </Field>
@@ -59,18 +60,7 @@ export function BookingLink({ proposal: p, interviewer }: { proposal: Proposal; 
             <input readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
           </Field>
           <div className="button-row">
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void navigator.clipboard
-                  ?.writeText(url)
-                  .then(() => notify(t('copied'), 'success'))
-                  .catch(() => undefined)
-              }
-            >
-              {t('copy')}
-            </button>
+            <CopyButton text={url} label={t('copy')} copied={t('copied')} />
             {canShare && (
               <button
                 type="button"

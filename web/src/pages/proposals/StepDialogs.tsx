@@ -1,3 +1,4 @@
+import { todayIn } from '../../i18n/format'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useCompleteInterview, useDatedStep, useWaiveInterview, type DatedStep } from '../../api/proposals'
@@ -5,12 +6,6 @@ import type { Proposal } from '../../api/types'
 import { Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
 import { ErrorMessage, Field } from '../../components/ui'
-
-/** Today as the browser's calendar says (YYYY-MM-DD), the date fields' default. */
-function today(): string {
-  const d = new Date()
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 10)
-}
 
 const TITLE: Record<DatedStep, string> = {
   set_apart: 'step.titleSetApart',
@@ -32,7 +27,7 @@ interface Props {
 export function DatedStepDialog({ proposal: p, open, onOpenChange }: Props) {
   const { t } = useTranslation('proposal')
   const notify = useNotify()
-  const [date, setDate] = useState(today)
+  const [date, setDate] = useState(() => todayIn())
   const step = p.stage as DatedStep
   const run = useDatedStep(p.id, {
     onSuccess: () => {
@@ -50,7 +45,7 @@ export function DatedStepDialog({ proposal: p, open, onOpenChange }: Props) {
         }}
       >
         <Field label={t('step.date')} hint={t('step.dateHint')}>
-          <input type="date" value={date} max={today()} onChange={(e) => setDate(e.target.value)} required />
+          <input type="date" value={date} max={todayIn()} onChange={(e) => setDate(e.target.value)} required />
         </Field>
         <ErrorMessage error={run.error} />
         <div className="dialog-actions">
@@ -74,7 +69,7 @@ export function DatedStepDialog({ proposal: p, open, onOpenChange }: Props) {
 export function InterviewHeldDialog({ proposal: p, open, onOpenChange, manager }: Props & { manager: boolean }) {
   const { t } = useTranslation('proposal')
   const notify = useNotify()
-  const [date, setDate] = useState(today)
+  const [date, setDate] = useState(() => todayIn())
   const done = {
     onSuccess: () => {
       onOpenChange(false)
@@ -85,7 +80,7 @@ export function InterviewHeldDialog({ proposal: p, open, onOpenChange, manager }
   const waive = useWaiveInterview(p.id, done)
   /** Today: now (never before the submission, never ahead); an earlier day: its noon, local time. */
   const heldAt = (): string | undefined =>
-    !date || date >= today() ? undefined : new Date(`${date}T12:00:00`).toISOString()
+    !date || date >= todayIn() ? undefined : new Date(`${date}T12:00:00`).toISOString()
   return (
     <Dialog
       open={open}
@@ -101,7 +96,7 @@ export function InterviewHeldDialog({ proposal: p, open, onOpenChange, manager }
         }}
       >
         <Field label={t('step.heldOn')}>
-          <input type="date" value={date} max={today()} onChange={(e) => setDate(e.target.value)} required />
+          <input type="date" value={date} max={todayIn()} onChange={(e) => setDate(e.target.value)} required />
         </Field>
         <ErrorMessage error={held.error ?? waive.error} />
         <div className="dialog-actions">

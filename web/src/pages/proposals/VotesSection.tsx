@@ -1,17 +1,14 @@
 import { Trans, useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/client'
-import { useApprovals, useVote } from '../../api/proposals'
-import { useUsersLite, userName } from '../../api/users'
+import { useVote } from '../../api/proposals'
 import { isVotingStage, type Proposal } from '../../api/types'
 import { useNotify } from '../../components/Notice'
-import { Empty, ErrorMessage, formatDateTime, Loading } from '../../components/ui'
 import { RemindButton } from '../../components/RemindButton'
+import { VotesTable } from './VotesTable'
 
 export function VotesSection({ proposal: p, canVote }: { proposal: Proposal; canVote: boolean }) {
   const { t } = useTranslation('proposal')
   const notify = useNotify()
-  const users = useUsersLite()
-  const votes = useApprovals(p.id)
   const vote = useVote({
     onSuccess: (_d, { approved }) =>
       notify(approved ? t('votes.approvalRecorded') : t('votes.rejectionRecorded'), 'success'),
@@ -81,35 +78,7 @@ export function VotesSection({ proposal: p, canVote }: { proposal: Proposal; can
           </button>
         </div>
       )}
-      {votes.isLoading && <Loading />}
-      {votes.error && !(votes.error instanceof ApiError && votes.error.status === 403) && (
-        <ErrorMessage error={votes.error} />
-      )}
-      {votes.data && votes.data.length === 0 && <Empty>{t('votes.none')}</Empty>}
-      {votes.data && votes.data.length > 0 && (
-        <table className="table compact">
-          <thead>
-            <tr>
-              <th scope="col">{t('votes.voter')}</th>
-              <th scope="col">{t('stage')}</th>
-              <th scope="col">{t('votes.vote')}</th>
-              <th scope="col">{t('votes.when')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {votes.data.map((v, i) => (
-              <tr key={v.id ?? i}>
-                <td>{v.approver ? `${v.approver.fname} ${v.approver.lname}` : userName(users.data, v.approver_id)}</td>
-                <td>{t(`common:stage.${v.stage}`, { defaultValue: v.stage })}</td>
-                <td className={v.approved ? 'vote-yes' : 'vote-no'}>
-                  {v.approved ? t('votes.approved') : t('votes.rejected')}
-                </td>
-                <td>{formatDateTime(v.updated_at ?? v.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <VotesTable proposalId={p.id} />
     </section>
   )
 }

@@ -1,12 +1,13 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent, type InputHTMLAttributes } from 'react'
 import { Link, useNavigate } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import { ApiError } from '../../api/client'
 import { useCreateStake } from '../../api/stake'
 import { useAuth } from '../../auth/AuthProvider'
-import { Field, splitError, type FieldErrors } from '../../components/ui'
+import { ErrorMessage, Field, splitError, type FieldErrors } from '../../components/ui'
 import { ROUTES } from '../../routes'
 import { checkSignup, emptySignup, LIMITS, signupRefusal, type SignupValues } from './stakeForm'
+import { useDocumentTitle } from '../../components/docTitle'
 
 const FIELDS = ['code', 'stake_name', 'fname', 'lname', 'email', 'password'] as const
 
@@ -26,9 +27,7 @@ export default function CreateStakePage() {
   const [closed, setClosed] = useState(false)
   const set = (key: keyof SignupValues, value: string) => setV((old) => ({ ...old, [key]: value }))
 
-  useEffect(() => {
-    document.title = `${t('create.title')} · ${t('common:appName')}`
-  }, [t])
+  useDocumentTitle(t('create.title'))
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault()
@@ -54,96 +53,52 @@ export default function CreateStakePage() {
     }
   }
 
-  if (closed) {
-    return (
-      <main className="auth-page">
-        <div className="card auth-card">
-          <h1>{t('create.title')}</h1>
-          <p className="info-box" role="alert">
-            {t('create.closed')}
-          </p>
-          <p>
-            <Link to={ROUTES.signIn}>{t('create.signIn')}</Link>
-          </p>
-        </div>
-      </main>
-    )
-  }
+  if (closed) return <StakesClosed />
 
   const busy = create.isPending
+  const form = { values: v, errors, set }
   return (
     <main className="auth-page">
       <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="create-stake-title">
         <h1 id="create-stake-title">{t('create.title')}</h1>
         <p className="muted">{t('create.intro')}</p>
-        {general && (
-          <p className="error-box" role="alert">
-            {general}
-          </p>
-        )}
-        <Field label={t('create.code')} hint={t('create.codeHint')} error={errors.code}>
-          <input
-            name="code"
-            value={v.code}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            onChange={(e) => set('code', e.target.value)}
-            autoFocus
-          />
-        </Field>
-        <Field label={t('create.stakeName')} error={errors.stake_name}>
-          <input
-            name="stake_name"
-            value={v.stake_name}
-            maxLength={LIMITS.name}
-            autoComplete="organization"
-            onChange={(e) => set('stake_name', e.target.value)}
-          />
-        </Field>
-        <Field label={t('create.fname')} error={errors.fname}>
-          <input
-            name="fname"
-            value={v.fname}
-            autoComplete="given-name"
-            onChange={(e) => set('fname', e.target.value)}
-          />
-        </Field>
-        <Field label={t('create.lname')} error={errors.lname}>
-          <input
-            name="lname"
-            value={v.lname}
-            autoComplete="family-name"
-            onChange={(e) => set('lname', e.target.value)}
-          />
-        </Field>
-        <Field label={t('create.email')} hint={t('create.emailHint')} error={errors.email}>
-          <input
-            type="email"
-            name="email"
-            value={v.email}
-            autoComplete="username"
-            onChange={(e) => set('email', e.target.value)}
-          />
-        </Field>
-        <Field label={t('create.password')} hint={t('create.passwordHint')} error={errors.password}>
-          <input
-            type="password"
-            name="password"
-            value={v.password}
-            autoComplete="new-password"
-            onChange={(e) => set('password', e.target.value)}
-          />
-        </Field>
-        <Field label={t('create.confirm')} error={errors.confirm}>
-          <input
-            type="password"
-            name="confirm"
-            value={v.confirm}
-            autoComplete="new-password"
-            onChange={(e) => set('confirm', e.target.value)}
-          />
-        </Field>
+        <ErrorMessage error={general} />
+        <SignupInput
+          {...form}
+          name="code"
+          label={t('create.code')}
+          hint={t('create.codeHint')}
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          autoFocus
+        />
+        <SignupInput
+          {...form}
+          name="stake_name"
+          label={t('create.stakeName')}
+          maxLength={LIMITS.name}
+          autoComplete="organization"
+        />
+        <SignupInput {...form} name="fname" label={t('create.fname')} autoComplete="given-name" />
+        <SignupInput {...form} name="lname" label={t('create.lname')} autoComplete="family-name" />
+        <SignupInput
+          {...form}
+          name="email"
+          type="email"
+          label={t('create.email')}
+          hint={t('create.emailHint')}
+          autoComplete="username"
+        />
+        <SignupInput
+          {...form}
+          name="password"
+          type="password"
+          label={t('create.password')}
+          hint={t('create.passwordHint')}
+          autoComplete="new-password"
+        />
+        <SignupInput {...form} name="confirm" type="password" label={t('create.confirm')} autoComplete="new-password" />
         <button type="submit" className="button button-primary button-block" disabled={busy}>
           {busy ? t('create.busy') : t('create.submit')}
         </button>
@@ -151,6 +106,48 @@ export default function CreateStakePage() {
           <Link to={ROUTES.signIn}>{t('create.signIn')}</Link>
         </p>
       </form>
+    </main>
+  )
+}
+
+/** One field of the form, its value, error and change taken from the form's state. */
+function SignupInput({
+  name,
+  label,
+  hint,
+  values,
+  errors,
+  set,
+  ...input
+}: {
+  name: keyof SignupValues
+  label: string
+  hint?: string
+  values: SignupValues
+  errors: FieldErrors
+  set(key: keyof SignupValues, value: string): void
+} & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field label={label} hint={hint} error={errors[name]}>
+      <input {...input} name={name} value={values[name]} onChange={(e) => set(name, e.target.value)} />
+    </Field>
+  )
+}
+
+/** The server hands out no signup codes: no new stake can be made here. */
+function StakesClosed() {
+  const { t } = useTranslation('stake')
+  return (
+    <main className="auth-page">
+      <div className="card auth-card">
+        <h1>{t('create.title')}</h1>
+        <p className="info-box" role="alert">
+          {t('create.closed')}
+        </p>
+        <p>
+          <Link to={ROUTES.signIn}>{t('create.signIn')}</Link>
+        </p>
+      </div>
     </main>
   )
 }

@@ -20,6 +20,7 @@ import {
 const stake = {
   id: 1,
   name: 'Maple Stake',
+  slug: 'maple-stake',
   timezone: 'America/Denver',
   language: 'en' as const,
   sp_approvals_required: 3,
@@ -53,6 +54,26 @@ describe('stake settings form', () => {
       const r = checkStake({ ...stakeValues(stake), name: name! })
       assert.ok('errors' in r)
       assert.equal(r.errors.name, key)
+    }
+  })
+
+  it('takes a public page address of lowercase letters, digits and single hyphens, starting with a letter', () => {
+    const ok = checkStake({ ...stakeValues(stake), slug: ' oak-stake-2 ' })
+    assert.ok('body' in ok && ok.body.slug === 'oak-stake-2')
+    for (const [slug, key] of [
+      ['', 'settings.enterSlug'],
+      ['o', 'settings.slugLength'],
+      ['o'.repeat(61), 'settings.slugLength'],
+      ['Oak-Stake', 'settings.slugFormat'],
+      ['oak stake', 'settings.slugFormat'],
+      ['oak--stake', 'settings.slugFormat'],
+      ['-oak', 'settings.slugFormat'],
+      ['2oak', 'settings.slugFormat'],
+    ] as const) {
+      const r = checkStake({ ...stakeValues(stake), slug })
+      assert.ok('errors' in r, slug)
+      assert.equal(r.errors.slug, key, slug)
+      assert.ok(hasText(key), `${key} has an English text`)
     }
   })
 

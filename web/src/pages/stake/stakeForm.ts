@@ -1,4 +1,5 @@
 import type { Stake, StakeBody, StakeSignup } from '@stake/contract'
+import { SLUG_LENGTH, SLUG_PATTERN } from '@stake/contract/slugs'
 
 /**
  * The pure part of the stake pages (docs/api-reference.md §14): what the forms hold,
@@ -10,6 +11,7 @@ import type { Stake, StakeBody, StakeSignup } from '@stake/contract'
 /** The stake's limits (packages/contract/src/stakes.ts). */
 export const LIMITS = {
   name: 100,
+  slug: SLUG_LENGTH.max,
   sp: { min: 1, max: 3 },
   hc: { min: 1, max: 100 },
   seats: { min: 1, max: 100 },
@@ -41,6 +43,7 @@ export function timeZoneLabel(zone: string): string {
 /** Number fields are kept as typed, so a half-typed value is not replaced under the cursor. */
 export interface StakeValues {
   name: string
+  slug: string
   timezone: string
   language: 'en' | 'es'
   sp_approvals_required: string
@@ -51,6 +54,7 @@ export interface StakeValues {
 export function stakeValues(stake: Stake): StakeValues {
   return {
     name: stake.name,
+    slug: stake.slug,
     timezone: stake.timezone,
     language: stake.language,
     sp_approvals_required: String(stake.sp_approvals_required),
@@ -69,12 +73,22 @@ function wholeNumber(raw: string, min: number, max: number): number | null {
   return n >= min && n <= max ? n : null
 }
 
+/** What is wrong with a public page address, as a `stake` translation key; null when nothing is. */
+function slugProblem(slug: string): string | null {
+  if (!slug) return 'settings.enterSlug'
+  if (slug.length < SLUG_LENGTH.min || slug.length > SLUG_LENGTH.max) return 'settings.slugLength'
+  return SLUG_PATTERN.test(slug) ? null : 'settings.slugFormat'
+}
+
 /** The body to send, or the fields to correct first (as `stake` translation keys). */
 export function checkStake(v: StakeValues): { body: StakeBody } | { errors: KeyErrors<StakeField> } {
   const errors: KeyErrors<StakeField> = {}
   const name = v.name.trim()
   if (!name) errors.name = 'settings.enterName'
   else if (name.length > LIMITS.name) errors.name = 'settings.nameTooLong'
+  const slug = v.slug.trim()
+  const badSlug = slugProblem(slug)
+  if (badSlug) errors.slug = badSlug
   if (!v.timezone) errors.timezone = 'settings.chooseTimezone'
   const sp = wholeNumber(v.sp_approvals_required, LIMITS.sp.min, LIMITS.sp.max)
   const hc = wholeNumber(v.hc_approvals_required, LIMITS.hc.min, LIMITS.hc.max)
@@ -88,6 +102,7 @@ export function checkStake(v: StakeValues): { body: StakeBody } | { errors: KeyE
   return {
     body: {
       name,
+      slug,
       timezone: v.timezone,
       language: v.language,
       sp_approvals_required: sp,

@@ -5,6 +5,7 @@ import { useInviteUser, usePendingInvitations, type PendingInvitation } from '..
 import type { User } from '../../api/types'
 import { Dialog } from '../../components/Dialog'
 import { useNotify } from '../../components/Notice'
+import { CopyButton } from '../../components/CopyButton'
 import { Field } from '../../components/ui'
 
 /**
@@ -56,18 +57,7 @@ export function useInvitations() {
             <input readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
           </Field>
           <div className="dialog-actions">
-            <button
-              type="button"
-              className="button"
-              onClick={() =>
-                void navigator.clipboard?.writeText(link.url).then(
-                  () => notify(t('invite.copied'), 'success'),
-                  () => undefined,
-                )
-              }
-            >
-              {t('invite.copy')}
-            </button>
+            <CopyButton text={link.url} label={t('invite.copy')} copied={t('invite.copied')} />
             <button type="button" className="button button-primary" onClick={() => setLink(null)}>
               {t('invite.close')}
             </button>

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { DELIVERIES_PAGE, useWebhookDeliveries, type Webhook, type WebhookDelivery } from '../../api/webhooks'
 import { Dialog } from '../../components/Dialog'
-import { Empty, ErrorMessage, Loading } from '../../components/ui'
+import { CardTable, ListStates } from '../../components/lists'
 import { dateFormat } from '../../i18n/format'
 
 /** A delivery's state in plain words. */
@@ -22,18 +22,10 @@ export function DeliveriesDialog({
   label: string
   onClose(): void
 }) {
-  const { t, i18n } = useTranslation('webhooks')
+  const { t } = useTranslation('webhooks')
   const [page, setPage] = useState(0)
   const deliveries = useWebhookDeliveries(webhook?.id ?? null, page)
-  const when = (iso: string | null) =>
-    iso
-      ? dateFormat({ dateStyle: 'medium', timeStyle: 'medium' }, i18n.language).format(new Date(iso))
-      : t('deliveries.none')
   const pages = Math.max(1, Math.ceil((deliveries.data?.total ?? 0) / DELIVERIES_PAGE))
-  const answer = (d: WebhookDelivery) =>
-    d.last_status_code !== null
-      ? t('deliveries.httpStatus', { code: d.last_status_code })
-      : (d.last_error ?? t('deliveries.none'))
 
   return (
     <Dialog
@@ -58,63 +50,72 @@ export function DeliveriesDialog({
             {t('deliveries.refresh')}
           </button>
         </div>
-        {deliveries.isLoading && <Loading />}
-        <ErrorMessage error={deliveries.error} />
-        {deliveries.data && deliveries.data.items.length === 0 && <Empty>{t('deliveries.empty')}</Empty>}
-        {deliveries.data && deliveries.data.items.length > 0 && (
-          <div className="table-scroll table-scroll-cards">
-            <table className="table table-cards" data-testid="deliveries">
-              <thead>
-                <tr>
-                  <th scope="col">{t('deliveries.event')}</th>
-                  <th scope="col">{t('deliveries.status')}</th>
-                  <th scope="col">{t('deliveries.attempts')}</th>
-                  <th scope="col">{t('deliveries.answer')}</th>
-                  <th scope="col">{t('deliveries.created')}</th>
-                  <th scope="col">{t('deliveries.delivered')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.data.items.map((d) => (
-                  <tr key={d.id} data-testid="delivery-row">
-                    <td className="cell-title">{t(`events.${d.event}`, { defaultValue: d.event })}</td>
-                    <td data-label={t('deliveries.status')}>{t(statusKey(d))}</td>
-                    <td data-label={t('deliveries.attempts')}>{d.attempts}</td>
-                    <td data-label={t('deliveries.answer')} style={{ overflowWrap: 'anywhere' }}>
-                      {answer(d)}
-                    </td>
-                    <td data-label={t('deliveries.created')}>{when(d.created_at)}</td>
-                    <td data-label={t('deliveries.delivered')}>{when(d.delivered_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {pages > 1 && (
-          <nav className="pagination" aria-label={t('deliveries.page', { page: page + 1, pages })}>
-            <button
-              type="button"
-              className="button button-small"
-              disabled={page === 0}
-              onClick={() => setPage(page - 1)}
-            >
-              ← {t('deliveries.previous')}
-            </button>
-            <span className="small" aria-current="page">
-              {t('deliveries.page', { page: page + 1, pages })}
-            </span>
-            <button
-              type="button"
-              className="button button-small"
-              disabled={page + 1 >= pages}
-              onClick={() => setPage(page + 1)}
-            >
-              {t('deliveries.next')} →
-            </button>
-          </nav>
-        )}
+        <ListStates query={deliveries} items={deliveries.data?.items} empty={t('deliveries.empty')}>
+          {(items) => <DeliveriesTable items={items} />}
+        </ListStates>
+        {pages > 1 && <DeliveriesPager page={page} pages={pages} onPage={setPage} />}
       </div>
     </Dialog>
+  )
+}
+
+function DeliveriesTable({ items }: { items: readonly WebhookDelivery[] }) {
+  const { t, i18n } = useTranslation('webhooks')
+  const when = (iso: string | null) =>
+    iso
+      ? dateFormat({ dateStyle: 'medium', timeStyle: 'medium' }, i18n.language).format(new Date(iso))
+      : t('deliveries.none')
+  const answer = (d: WebhookDelivery) =>
+    d.last_status_code !== null
+      ? t('deliveries.httpStatus', { code: d.last_status_code })
+      : (d.last_error ?? t('deliveries.none'))
+  return (
+    <CardTable
+      testId="deliveries"
+      columns={[
+        t('deliveries.event'),
+        t('deliveries.status'),
+        t('deliveries.attempts'),
+        t('deliveries.answer'),
+        t('deliveries.created'),
+        t('deliveries.delivered'),
+      ]}
+    >
+      {items.map((d) => (
+        <tr key={d.id} data-testid="delivery-row">
+          <td className="cell-title">{t(`events.${d.event}`, { defaultValue: d.event })}</td>
+          <td data-label={t('deliveries.status')}>{t(statusKey(d))}</td>
+          <td data-label={t('deliveries.attempts')}>{d.attempts}</td>
+          <td data-label={t('deliveries.answer')} style={{ overflowWrap: 'anywhere' }}>
+            {answer(d)}
+          </td>
+          <td data-label={t('deliveries.created')}>{when(d.created_at)}</td>
+          <td data-label={t('deliveries.delivered')}>{when(d.delivered_at)}</td>
+        </tr>
+      ))}
+    </CardTable>
+  )
+}
+
+/** Pages are counted from 0 here and shown from 1. */
+function DeliveriesPager({ page, pages, onPage }: { page: number; pages: number; onPage(page: number): void }) {
+  const { t } = useTranslation('webhooks')
+  return (
+    <nav className="pagination" aria-label={t('deliveries.page', { page: page + 1, pages })}>
+      <button type="button" className="button button-small" disabled={page === 0} onClick={() => onPage(page - 1)}>
+        ← {t('deliveries.previous')}
+      </button>
+      <span className="small" aria-current="page">
+        {t('deliveries.page', { page: page + 1, pages })}
+      </span>
+      <button
+        type="button"
+        className="button button-small"
+        disabled={page + 1 >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        {t('deliveries.next')} →
+      </button>
+    </nav>
   )
 }

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useState, type RefObject } from 'react'
+import type { QueryClient } from '@tanstack/react-query'
+import { ApiError, getIdleTimeout, refreshAccessToken, sessionMayExist, takeBootRefresh } from '../api/client'
+import { fetchMe, writeMe } from '../api/me'
+import { prefetchBoard } from '../api/board'
+import { useOnline } from '../resilience/connection'
+import { headedToBoard, preloadFirstScreen } from '../preload'
+import { adoptAccountLanguage } from './accountLanguage'
+
+export type SessionStatus = 'loading' | 'anonymous' | 'authenticated'
+
+/**
+ * On page load a silent refresh, then the profile: the access token lives in
+ * memory only, so a reload starts without one. A load that could not reach
+ * the server is tried again by `retry`, or by itself once the connection is back.
+ */
+export function useBootSession(
+  queryClient: QueryClient,
+  statusRef: RefObject<SessionStatus>,
+  setStatus: (status: SessionStatus) => void,
+  setIdleTimeout: (seconds: number | null) => void,
+) {
+  const [bootError, setBootError] = useState<string | null>(null)
+  const [bootAttempt, setBootAttempt] = useState(0)
+
+  useEffect(() => {
+    let cancelled = false
+    ;(async () => {
+      // No session on this browser: anonymous at once, without a refresh probe that can only fail.
+      if (!sessionMayExist()) {
+        setStatus('anonymous')
+        return
+      }
+      try {
+        // The first attempt takes the refresh main.tsx sent before the first render.
+        const token = await (bootAttempt === 0 ? takeBootRefresh() : refreshAccessToken())
+        if (cancelled) return
+        if (!token) {
+          setStatus('anonymous')
+          return
+        }
+        // The board's data together with the profile, not after it (one round trip less on a phone), and before the code
+        // preloads, which each take the main thread a moment on a phone.
+        if (headedToBoard()) prefetchBoard(queryClient)
+        preloadFirstScreen()
+        const profile = await fetchMe()
+        if (cancelled) return
+        adoptAccountLanguage(profile)
+        writeMe(queryClient, profile)
+        setIdleTimeout(getIdleTimeout())
+        setBootError(null)
+        setStatus('authenticated')
+      } catch (err) {
+        if (cancelled) return
+        if (err instanceof ApiError && err.status === 0) {
+          setBootError(err.message)
+        }
+        setStatus('anonymous')
+      }
+    })()
+    return () => {
+      cancelled = true
+    }
+  }, [bootAttempt, queryClient, setStatus, setIdleTimeout])
+
+  const retry = useCallback(() => {
+    setStatus('loading')
+    setBootAttempt((n) => n + 1)
+  }, [setStatus])
+
+  // A page opened without a connection signs the user in by itself once it is back.
+  const online = useOnline()
+  useEffect(() => {
+    if (online && bootError && statusRef.current === 'anonymous') retry()
+  }, [online, bootError, statusRef, retry])
+
+  const clearBootError = useCallback(() => setBootError(null), [])
+  return { bootError, clearBootError, retry }
+}
