@@ -11,20 +11,35 @@ import {
   type Account,
 } from './api'
 
-/** Drags with real pointer events, as a person would (dnd-kit's pointer sensor). */
+/**
+ * Drags with real pointer events, as a person would (dnd-kit's pointer
+ * sensor), and drops only once the column shows the card is over it. A drag
+ * that did not take (the page moved under the pointer while it settled) is let
+ * go with Escape and tried again, as a person would.
+ */
 async function dragTo(page: Page, card: Locator, column: Locator) {
-  // The card may sit low in a long column: bring it to the middle of the
-  // screen (clear of the notices in the corners), then move it sideways (the
-  // columns are as tall as the tallest one).
-  await card.evaluate((el) => el.scrollIntoView({ block: 'center' }))
-  const from = (await card.locator('.pcard-calling').boundingBox())!
-  const to = (await column.boundingBox())!
-  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
-  await page.mouse.down()
-  await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 })
-  await page.mouse.move(to.x + to.width / 2, from.y + from.height / 2, { steps: 12 })
-  // Drop only once the column shows the card is over it (as a user would).
-  await expect(column).toHaveClass(/column-over/)
+  for (let attempt = 1; ; attempt++) {
+    // The card may sit low in a long column: bring it to the middle of the
+    // screen (clear of the notices in the corners), then move it sideways (the
+    // columns are as tall as the tallest one).
+    await card.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+    // The page settles first ("Needs me" and the board refetch after each move): no shift under the pointer.
+    await page.waitForLoadState('networkidle')
+    const from = (await card.locator('.pcard-calling').boundingBox())!
+    const to = (await column.boundingBox())!
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(from.x + from.width / 2 + 12, from.y + from.height / 2 + 4, { steps: 4 })
+    await page.mouse.move(to.x + to.width / 2, from.y + from.height / 2, { steps: 12 })
+    try {
+      await expect(column).toHaveClass(/column-over/, { timeout: attempt < 3 ? 5_000 : 10_000 })
+      break
+    } catch (error) {
+      if (attempt >= 3) throw error
+      await page.keyboard.press('Escape')
+      await page.mouse.up()
+    }
+  }
   await page.mouse.up()
 }
 
@@ -35,7 +50,7 @@ async function approveOnBoard(browser: Browser, voter: Account, name: string) {
   const card = page.getByRole('article', { name })
   await expect(card).toBeVisible()
   await card.getByRole('button', { name: `Approve ${name}` }).click()
-  await expect(page.getByText('Approval recorded.')).toBeVisible()
+  await expect(page.getByText('Approval recorded.')).toBeVisible({ timeout: 15_000 })
   await page.context().close()
 }
 
@@ -43,7 +58,7 @@ test('a bishop submits, the presidency and high council vote it through, a manag
   browser,
   request,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(300_000)
   const admin = await adminApi(request)
 
   // Setup through the API: the people and seats this story needs.
@@ -93,7 +108,7 @@ test('a bishop submits, the presidency and high council vote it through, a manag
     await card.getByRole('button', { name: `Approve ${name}` }).click()
     await expect(
       card.getByText('You approved').or(column(page, 'interview').getByRole('article', { name })),
-    ).toBeVisible()
+    ).toBeVisible({ timeout: 15_000 })
     await page.context().close()
   }
 
@@ -180,5 +195,53 @@ test('a manager can move a card with the keyboard alone', async ({ browser, requ
   await cardIn('sustain').getByRole('link').focus()
   await mp.keyboard.press('Enter')
   await expect(mp).toHaveURL(new RegExp(`/proposals/${created.id}$`))
+  await mp.context().close()
+})
+
+test('two quick moves of one card: the second waits for the first, with no false conflict', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const ward = await createWard(admin, unique('Quick '))
+  const created = await admin.req('POST', '/api/calling-kanban/proposals', {
+    fname: unique('Quinn'),
+    lname: 'Twice',
+    spouse_name: null,
+    proposed_calling: 'Ward Librarian',
+    ward_id: ward.id,
+    is_release: true,
+  })
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${created.id}`)
+  await expect(cardIn('interview')).toBeVisible()
+  // A slow server: the first move's answer takes a while, so the second is asked for before it is in.
+  let first = true
+  await mp.route(`**/api/calling-kanban/proposals/${created.id}/advance**`, async (route) => {
+    if (first) {
+      first = false
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+    }
+    await route.continue()
+  })
+  const moveRight = async (from: string, to: string) => {
+    await cardIn(from)
+      .getByRole('button', { name: /^Drag / })
+      .focus()
+    await mp.keyboard.press('Space')
+    await mp.keyboard.press('ArrowRight')
+    await expect(column(mp, to)).toHaveClass(/column-over/)
+    await mp.keyboard.press('Space')
+    await expect(cardIn(to)).toBeVisible()
+  }
+  await moveRight('interview', 'sustain')
+  await moveRight('sustain', 'record')
+  await expect(mp.getByTestId('board-notice')).toHaveText(`${created.fname} Twice moved to Record.`, {
+    timeout: 15_000,
+  })
+  await expect(mp.getByText('Someone else has already moved this proposal')).toHaveCount(0)
+  await expect(cardIn('record')).toBeVisible()
+  const stored = await admin.req('GET', `/api/calling-kanban/proposals/${created.id}`)
+  expect(stored.stage).toBe('record')
   await mp.context().close()
 })

@@ -125,11 +125,20 @@ function boardAfterMove(board: BoardView, p: Proposal, to: Stage): BoardView {
   return { ...board, stages, closed_recently: closed, closed: counts }
 }
 
+/** The board's moves, run one after another (`scope`) and counted (`mutationKey`). */
+const MOVES = { key: ['proposals', 'move'] as const, scope: { id: 'proposals.move' } }
+
 /**
  * Advance or revert one step, from the stage the caller saw (a conflict is
  * 409). Optimistic: the card jumps on the board at once, and the board the
  * cache had before comes back on failure; then the server's truth is fetched.
  * `onMove` runs once the card has jumped (the board moves focus with it).
+ *
+ * Moves are sent one at a time: a card moved twice before the first answer
+ * came asks its second step from the stage the first one reaches, which the
+ * server must hold by then (sent together, the second could arrive first and
+ * be refused as a conflict). The board is fetched again once the last queued
+ * move has settled, so a card never jumps back to a stage it has left.
  */
 export function useMoveProposal<V extends MoveVars>(
   callbacks: MutationCallbacks<Proposal, V, { before?: BoardView }> & { onMove?(vars: V, to: Stage): void } = {},
@@ -137,6 +146,8 @@ export function useMoveProposal<V extends MoveVars>(
   const qc = useQueryClient()
   const { onMove, onError, ...rest } = callbacks
   return useChange<Proposal, V, { before?: BoardView }>({
+    mutationKey: MOVES.key,
+    scope: MOVES.scope,
     mutationFn: ({ proposal: p, direction }) =>
       api<Proposal>(path(p.id, `/${direction}`), { method: 'POST', query: { from_stage: p.stage } }),
     onMutate: async (vars) => {
@@ -153,7 +164,8 @@ export function useMoveProposal<V extends MoveVars>(
       return onError?.(err, vars, ctx, mctx)
     },
     ...rest,
-    invalidates: proposalChanged,
+    // This move still counts as pending while it settles: more than one means another is queued behind it.
+    invalidates: () => (qc.isMutating({ mutationKey: MOVES.key }) > 1 ? [] : proposalChanged()),
   })
 }
 
