@@ -79,7 +79,7 @@ export interface Config {
   vapidKeys: { publicKey: string; privateKey: string } | null
   /** Bearer token a Prometheus scraper sends to GET /metrics; null = no /metrics route at all. */
   metricsToken: string | null
-  /** PostgreSQL: named prepared statements each connection keeps (db/pg-statements.ts); 0 = none. */
+  /** Statements each connection keeps compiled (db/pg-statements.ts on PostgreSQL, sqliteDriver on SQLite); 0 = none. */
   dbPreparedStatements: number
   /** Every wait has a bound (README "Operations"). */
   timeouts: {

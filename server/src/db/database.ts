@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { DB } from './schema.ts'
+import { DEFAULT_PREPARED_STATEMENTS } from './pg-statements.ts'
 import { guardedPool, type ErrorSink, type PgTimeouts } from './pg-pool.ts'
 import { StakeScopePlugin, type StakeScope } from './stake-scope.ts'
 
@@ -23,10 +24,33 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10))
  * refuses to bind JavaScript booleans; SQLite stores them as 0/1 anyway, so
  * values are converted on the way in, and mappers read them back with
  * `Boolean(...)` on both dialects.
+ *
+ * Kysely asks for a statement at every execution, and SQLite compiles the
+ * text each time it is prepared: the connection keeps up to `capacity`
+ * compiled statements by their text (the least recently used dropped first;
+ * 0 keeps none), the SQLite side of pg-statements.ts. Kysely runs one query
+ * at a time on the connection; should a kept statement still be reading rows
+ * for an unfinished `iterate`, the same text gets a fresh statement.
+ * A schema change recompiles a kept statement by itself (sqlite3_prepare_v3).
  */
-function sqliteDriver(raw: BetterSqlite3.Database) {
+function sqliteDriver(raw: BetterSqlite3.Database, capacity: number) {
   const bind = (params: readonly unknown[]) =>
     params.map((value) => (typeof value === 'boolean' ? Number(value) : value))
+  const kept = new Map<string, BetterSqlite3.Statement>()
+  const statementFor = (sql: string): BetterSqlite3.Statement => {
+    const known = kept.get(sql)
+    if (known && !known.busy) {
+      kept.delete(sql)
+      kept.set(sql, known)
+      return known
+    }
+    const statement = raw.prepare(sql)
+    if (capacity > 0 && !known) {
+      kept.set(sql, statement)
+      if (kept.size > capacity) kept.delete(kept.keys().next().value!)
+    }
+    return statement
+  }
   return {
     close: () => raw.close(),
     prepare: (sql: string) => {
@@ -34,7 +58,7 @@ function sqliteDriver(raw: BetterSqlite3.Database) {
       // (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY...); Kysely's ROLLBACK would
       // then fail with "no transaction is active" and hide the real error.
       if (sql === 'rollback' && !raw.inTransaction) return NOTHING_TO_ROLL_BACK
-      const statement = raw.prepare(sql)
+      const statement = statementFor(sql)
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(bind(params)),
@@ -87,7 +111,10 @@ export interface DatabaseOptions {
    * direct access to their database works in the default stake.
    */
   fallbackScope?: StakeScope | null
-  /** PostgreSQL: named prepared statements per connection (pg-statements.ts; default DEFAULT_PREPARED_STATEMENTS). */
+  /**
+   * Statements each connection keeps compiled (default DEFAULT_PREPARED_STATEMENTS; 0 none): named
+   * prepared statements on PostgreSQL (pg-statements.ts), kept statements on SQLite (sqliteDriver).
+   */
   preparedStatements?: number
 }
 
@@ -100,7 +127,9 @@ export function createDatabase(url: string, options: DatabaseOptions): Database 
     const file = url.slice('sqlite:'.length) || ':memory:'
     const raw = openSqlite(file, timeouts.sqliteBusyTimeoutMs)
     const db = new Kysely<DB>({
-      dialect: new SqliteDialect({ database: sqliteDriver(raw) as never }),
+      dialect: new SqliteDialect({
+        database: sqliteDriver(raw, options.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS) as never,
+      }),
       plugins: [new StakeScopePlugin(options.stakeTables, options.fallbackScope ?? null)],
     })
     return { db, dialect: 'sqlite', close: () => db.destroy() }

@@ -17,12 +17,10 @@ import { statementName } from './pg-statements.ts'
  * `pg_prepared_statements` (which shows only its own session's) sees what the
  * requests prepared.
  *
- * Not on SQLite: better-sqlite3 keeps no statement cache either (it
- * compiles the text at each `prepare`), but there the compiling is in the
- * process, with no row-level security to rewrite in, and does not grow with
- * the number of stakes (docs/performance.md, "Plans reused on PostgreSQL").
+ * SQLite keeps its compiled statements in the driver instead
+ * (sqlite-statements.test.ts).
  */
-const pgOnly = dialect !== 'postgres' && 'PostgreSQL only: SQLite has no named statements (see above)'
+const pgOnly = dialect !== 'postgres' && 'PostgreSQL only: SQLite has no named statements (sqlite-statements.test.ts)'
 
 interface Prepared {
   statement: string
