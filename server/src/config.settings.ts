@@ -144,7 +144,7 @@ export const SETTINGS: SettingDoc[] = [
     names: ['DB_PREPARED_STATEMENTS'],
     default: '`200`',
     meaning:
-      'PostgreSQL: named prepared statements kept per connection, so that a statement is not parsed and planned on every request; `0` for a pooler that cannot carry them (PgBouncer in transaction mode before 1.21)',
+      'Statements kept compiled per connection, so that one is not parsed and planned on every request (named prepared statements on PostgreSQL, kept statements on SQLite); `0` keeps none, for a pooler that cannot carry them (PgBouncer in transaction mode before 1.21)',
   },
   {
     names: ['DB_STATEMENT_TIMEOUT_MS'],

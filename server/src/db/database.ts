@@ -58,7 +58,12 @@ function sqliteDriver(raw: BetterSqlite3.Database, capacity: number) {
       // (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY...); Kysely's ROLLBACK would
       // then fail with "no transaction is active" and hide the real error.
       if (sql === 'rollback' && !raw.inTransaction) return NOTHING_TO_ROLL_BACK
-      const statement = statementFor(sql)
+      // A transaction takes the file's write lock when it begins, waiting for
+      // it (busy timeout) while another process holds it. Begun deferred, it
+      // would read a snapshot first and then, when another process had written
+      // since, fail at its first write (SQLITE_BUSY_SNAPSHOT) and start over;
+      // with two workers writing at once, five tries were not always enough.
+      const statement = statementFor(sql === 'begin' ? 'begin immediate' : sql)
       return {
         reader: statement.reader,
         all: (params: readonly unknown[]) => statement.all(bind(params)),

@@ -10,6 +10,7 @@ import errorsPlugin from '../plugins/errors.ts'
 import { dialect, useTestApp } from '../test/harness.ts'
 import { unique } from '../test/factories.ts'
 import { createDatabase } from '../database.ts'
+import { DEFAULT_TIMEOUTS } from './database.ts'
 import { isRetryable } from './errors.ts'
 import { retrying, withTransaction, type RetryPolicy } from './transaction.ts'
 
@@ -141,31 +142,44 @@ describe('withTransaction', () => {
 })
 
 describe('withTransaction on a SQLite file shared by two connections', { skip: dialect !== 'sqlite' }, () => {
-  it('a transaction whose snapshot another connection overtook (SQLITE_BUSY_SNAPSHOT) runs again and commits', async () => {
+  it('a transaction holds the write lock from its start: another connection cannot overtake its snapshot, so it commits in one run', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stake-busy-'))
     const [mine, other] = [
       createDatabase(`sqlite:${dir}/db.sqlite`, { fallbackScope: { stakeId: 1 } }),
-      createDatabase(`sqlite:${dir}/db.sqlite`, { fallbackScope: { stakeId: 1 } }),
+      // A short wait, since both connections share this thread: the other one gives up at once.
+      createDatabase(`sqlite:${dir}/db.sqlite`, {
+        fallbackScope: { stakeId: 1 },
+        timeouts: { ...DEFAULT_TIMEOUTS, sqliteBusyTimeoutMs: 20 },
+      }),
     ]
     try {
       await sql`create table counter (id integer primary key, n integer not null)`.execute(mine.db)
       await sql`insert into counter values (1, 0)`.execute(mine.db)
-      const codes: string[] = []
+      const overtaking: string[] = []
       let runs = 0
       await withTransaction(
         mine.db,
         async (trx) => {
           runs++
           const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(trx)
-          if (runs === 1) await sql`update counter set n = n + 10 where id = 1`.execute(other.db) // commits beside us
+          // Another connection tries to write between our read and our write.
+          await sql`update counter set n = n + 10 where id = 1`
+            .execute(other.db)
+            .then(() => overtaking.push('written'))
+            .catch((error: { code?: string }) => overtaking.push(String(error.code)))
           await sql`update counter set n = ${rows[0]!.n + 1} where id = 1`.execute(trx)
         },
         { retry: { sleep: async () => {}, random: () => 0 } },
-      ).catch((error: { code?: string }) => codes.push(String(error.code)))
-      assert.deepEqual(codes, [])
-      assert.equal(runs, 2, 'the overtaken run was rolled back and run again')
+      )
+      assert.deepEqual(
+        overtaking,
+        ['SQLITE_BUSY'],
+        'the other connection waited for the lock, in vain, and wrote nothing',
+      )
+      assert.equal(runs, 1, 'no snapshot was overtaken, so nothing ran again')
+      await sql`update counter set n = n + 10 where id = 1`.execute(other.db)
       const { rows } = await sql<{ n: number }>`select n from counter where id = 1`.execute(other.db)
-      assert.equal(rows[0]!.n, 11, 'both increments count')
+      assert.equal(rows[0]!.n, 11, 'both increments count once the lock is free')
     } finally {
       await mine.close()
       await other.close()
