@@ -12,10 +12,13 @@ import type { FastifyTypebox } from '../http.ts'
 import type { TestApp } from './harness.ts'
 import { injectAs } from './factories.ts'
 
-/** Counts the statements a Kysely instance executes (every result passes through here). */
+/** Counts the statements a Kysely instance executes (every result passes through here), and keeps what they were. */
 export class QueryCounter implements KyselyPlugin {
   count = 0
+  /** The statements asked for since the test last emptied the list (compile one with `db.getExecutor().compileQuery`). */
+  statements: RootOperationNode[] = []
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.statements.push(args.node)
     return args.node
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {

@@ -159,6 +159,18 @@ function matching(filter: ProposalFilter) {
  * for other modules that read proposals (the action queue): they follow any
  * change to the rule without code of their own.
  */
+/**
+ * A fixed set of stages, written into the statement as literals rather than
+ * sent as parameters. PostgreSQL reuses one plan for a named statement
+ * (db/pg-statements.ts); planned for parameters, `stage IN ($1…$7)` looks
+ * like most of a stake's proposals, and among many stakes that plan read the
+ * whole stake by its id instead of the open stages by proposals_stage_idx
+ * (docs/performance.md, "Plans reused on PostgreSQL"). With the names in the
+ * text the reused plan sees how few rows they are. Only the app's own stage
+ * constants go here, never a caller's value.
+ */
+const stagesLiteral = (stages: readonly Stage[]) => sql<Stage>`(${sql.join(stages.map((s) => sql.lit(s)))})`
+
 export function visibleTo(viewer: Viewer) {
   return (eb: ProposalsExpr) => (seesAll(viewer) ? eb.and([]) : ownOrWard(viewer)(eb))
 }
@@ -392,8 +404,8 @@ export async function boardProposalViews(
     .$if(kind !== undefined, (q) => q.where('p.kind', '=', kind!))
     .where((eb) =>
       eb.or([
-        eb('p.stage', 'in', [...OPEN_STAGES]),
-        eb.and([eb('p.stage', 'in', [...CLOSED_STAGES]), eb('p.stage_changed_at', '>=', closedSince)]),
+        eb('p.stage', 'in', stagesLiteral(OPEN_STAGES)),
+        eb.and([eb('p.stage', 'in', stagesLiteral(CLOSED_STAGES)), eb('p.stage_changed_at', '>=', closedSince)]),
       ]),
     )
     .orderBy('p.stage_changed_at')
@@ -517,7 +529,7 @@ export async function boardVotes(db: Executor, viewer: Viewer, kind?: ProposalKi
     .selectFrom('proposal_votes as v')
     .innerJoin('proposals as p', (join) => join.onRef('p.id', '=', 'v.proposal_id').onRef('p.stage', '=', 'v.stage'))
     .select(['v.proposal_id', 'v.approver_id', 'v.approved'])
-    .where('p.stage', 'in', ['sp_approval', 'hc_approval'])
+    .where('p.stage', 'in', stagesLiteral(['sp_approval', 'hc_approval']))
     .$if(kind !== undefined, (q) => q.where('p.kind', '=', kind!))
     .where(visibleTo(viewer))
     .orderBy('v.proposal_id')
@@ -547,7 +559,7 @@ export async function openBoardProposals(db: Executor, viewer: Viewer): Promise<
       'i.interview_date',
       presentedInJson(db).as('presented_in'),
     ])
-    .where('p.stage', 'in', [...OPEN_STAGES])
+    .where('p.stage', 'in', stagesLiteral(OPEN_STAGES))
     .where(visibleTo(viewer))
     .orderBy('p.stage_changed_at')
     .orderBy('p.id')
@@ -560,7 +572,7 @@ export async function closedCounts(db: Executor, viewer: Viewer, closedSince: st
   const rows = await db
     .selectFrom('proposals as p')
     .select((eb) => ['p.stage', eb.fn.countAll<number | string>().as('n')])
-    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage', 'in', stagesLiteral(CLOSED_STAGES))
     .where('p.stage_changed_at', '>=', closedSince)
     .where(visibleTo(viewer))
     .groupBy('p.stage')
@@ -579,7 +591,7 @@ export async function closedPageViews(
   offset: number,
 ): Promise<Proposal[]> {
   const rows = await proposalViews(db, viewer)
-    .where('p.stage', 'in', [...CLOSED_STAGES])
+    .where('p.stage', 'in', stagesLiteral(CLOSED_STAGES))
     .where('p.stage_changed_at', '>=', closedSince)
     .orderBy('p.stage_changed_at', 'desc')
     .orderBy('p.id', 'desc')
