@@ -63,24 +63,20 @@ for (const size of [DESKTOP, PHONE]) {
   })
 }
 
-test('a reload asks for the board together with the profile, not after it', async ({ browser, request }) => {
+test('a reload reaches the board in one request: the refresh carries the profile and the board', async ({
+  browser,
+  request,
+}) => {
   await adminApi(request)
   const page = await signIn(browser, DESKTOP)
-  // Hold the profile's answer: the board's request must not wait for it.
-  let boardAsked = false
-  let meHeld: () => void = () => {}
-  const released = new Promise<void>((resolve) => (meHeld = resolve))
+  const asked: string[] = []
   page.on('request', (r) => {
-    if (r.url().includes('/api/calling-kanban/board/compact')) boardAsked = true
+    const url = new URL(r.url())
+    if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search)
   })
-  await page.route('**/api/auth/me', async (route) => {
-    await released
-    await route.continue()
-  })
-  const reload = page.reload()
-  await expect.poll(() => boardAsked, { timeout: 15_000 }).toBe(true)
-  meHeld()
-  await reload
+  await page.reload()
   await expect(page.locator('section[data-stage="sp_approval"]')).toBeVisible()
+  expect(asked.filter((u) => u.startsWith('/api/auth/refresh'))).toEqual(['/api/auth/refresh?include=me,board'])
+  expect(asked.filter((u) => u.startsWith('/api/auth/me') || u.startsWith('/api/calling-kanban/board'))).toEqual([])
   await page.context().close()
 })

@@ -4,6 +4,7 @@ import { QueryClient } from '@tanstack/react-query'
 import { ApiError, sessionMayExist, startBootRefresh } from './api/client'
 import { Root } from './Root'
 import { watchConnection } from './resilience/connection'
+import { headedToBoard, preloadFirstScreen } from './preload'
 import { registerServiceWorkerAfterLoad } from './pwa/register'
 import { i18next } from './i18n'
 import './styles.css'
@@ -19,7 +20,9 @@ const queryClient = new QueryClient({
   },
 })
 
-startBootRefresh()
+startBootRefresh(headedToBoard())
+// A session to resume: the first screen's code and texts load beside the refresh, not after React's first render.
+if (sessionMayExist()) preloadFirstScreen()
 watchConnection()
 registerServiceWorkerAfterLoad()
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Id, PermissionName, Timestamp } from './common.ts'
+import { CompactBoard } from './proposals.ts'
 import { User } from './users.ts'
 
 export { SHARED_SESSION_IDLE_SECONDS } from './sessions.ts'
@@ -40,6 +41,35 @@ export const Me = Type.Object({
   permissions: Type.Array(PermissionName),
 })
 export type Me = Static<typeof Me>
+
+/**
+ * What a refresh may carry besides the token (`?include=me,board`): the
+ * first screen's data, each exactly the answer of its own route, so a page
+ * reload reaches its first screen in one round trip. A part the caller may
+ * not read (the board while a new password is required) is left out.
+ */
+export const REFRESH_INCLUDES = ['me', 'board'] as const
+export type RefreshInclude = (typeof REFRESH_INCLUDES)[number]
+
+export const RefreshQuery = Type.Object({
+  include: Type.Optional(
+    Type.String({
+      pattern: `^(${REFRESH_INCLUDES.join('|')})(,(${REFRESH_INCLUDES.join('|')}))*$`,
+      maxLength: 64,
+      description:
+        'Comma list of `me` (the answer of GET /auth/me) and `board` (GET /calling-kanban/board/compact, with its ETag in `board_etag`), sent with the new token.',
+    }),
+  ),
+})
+export type RefreshQuery = Static<typeof RefreshQuery>
+
+export const RefreshResponse = Type.Object({
+  ...TokenResponse.properties,
+  me: Type.Optional(Me),
+  board: Type.Optional(CompactBoard),
+  board_etag: Type.Optional(Type.String()),
+})
+export type RefreshResponse = Static<typeof RefreshResponse>
 
 export const SessionInfo = Type.Object({
   id: Type.String(),

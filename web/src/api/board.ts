@@ -84,6 +84,13 @@ async function fetchBoard(qc: QueryClient): Promise<BoardView> {
 
 export const boardQuery = (qc: QueryClient) => ({ queryKey: BOARD_KEY, queryFn: () => fetchBoard(qc) })
 
+/** Puts a board that came with the page load's refresh (session.ts, `include=board`) in the cache, with its ETag. */
+export function seedBoard(qc: QueryClient, compact: CompactBoard, etag: string | undefined): void {
+  const board = expandBoard(compact)
+  if (etag) boardTags.set(board, etag)
+  qc.setQueryData(BOARD_KEY, board)
+}
+
 /**
  * Starts the board's request at once (a reload or a sign-in headed for the
  * board: together with the profile, not after it); the page picks it up.

@@ -16,6 +16,7 @@ import {
   setAccessToken,
   startBootRefresh,
   takeBootRefresh,
+  takeFirstScreen,
 } from './client.ts'
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>
@@ -61,15 +62,37 @@ describe('api client', () => {
 
   it('sends the page load’s refresh once, before anyone asks for it; the first taker gets it, later ones a new one', async () => {
     let n = 0
-    install((url) => (url.endsWith('/auth/refresh') ? json(200, { access_token: `t${++n}` }) : json(404, {})))
-    startBootRefresh()
-    startBootRefresh()
+    install((url) => (url.includes('/auth/refresh') ? json(200, { access_token: `t${++n}` }) : json(404, {})))
+    startBootRefresh(false)
+    startBootRefresh(true)
     await new Promise((r) => setTimeout(r, 20)) // answered before React's first effect takes it
     assert.equal(calls.length, 1, 'sent at once, and once')
     assert.equal(await takeBootRefresh(), 't1')
     assert.equal(calls.length, 1, 'taking it sends nothing more')
     assert.equal(await takeBootRefresh(), 't2', 'a retry refreshes again')
     assert.equal(calls.length, 2)
+  })
+
+  it('asks the page load’s refresh for the profile, and the board when headed there; what it carried is taken once', async () => {
+    const me = { id: 7, fname: 'Ada' }
+    const board = { cards: [], people: [], voting: {}, closed: {} }
+    install((url) =>
+      url.includes('/auth/refresh')
+        ? json(200, { access_token: 't', ...(url.includes('board') ? { board, board_etag: 'W/"b"' } : {}), me })
+        : json(404, {}),
+    )
+    startBootRefresh(true)
+    assert.equal(await takeBootRefresh(), 't')
+    assert.equal(calls[0]!.url, '/api/auth/refresh?include=me,board')
+    assert.deepEqual(takeFirstScreen(), { me, board, board_etag: 'W/"b"' })
+    assert.deepEqual(takeFirstScreen(), {}, 'taken once')
+    startBootRefresh(false)
+    assert.equal(await takeBootRefresh(), 't')
+    assert.equal(calls[1]!.url, '/api/auth/refresh?include=me')
+    assert.deepEqual(takeFirstScreen(), { me, board: undefined, board_etag: undefined })
+    assert.equal(await refreshAccessToken(), 't')
+    assert.equal(calls[2]!.url, '/api/auth/refresh', 'any other refresh asks for the token alone')
+    assert.deepEqual(takeFirstScreen(), {}, 'and carries nothing to take')
   })
 
   it('reports a lost session only when the refresh itself fails', async () => {

@@ -38,6 +38,7 @@ export {
   setSession,
   startBootRefresh,
   takeBootRefresh,
+  takeFirstScreen,
 } from './session'
 export {
   onNetworkResult,

@@ -8,6 +8,7 @@
 import { API_BASE } from '@stake/contract/routes'
 import { ApiError } from './errors'
 import { fetchTracked, parseBody } from './transport'
+import type { RefreshInclude, RefreshResponse } from './types'
 
 let accessToken: string | null = null
 /** Seconds without activity that end this session: set only on a shared computer (docs/api-reference.md §13). */
@@ -93,11 +94,12 @@ export function passwordChangeRequired(): void {
  * One refresh at a time: every caller that needs a new token awaits the same
  * promise. Resolves to the new token, or null when the session is gone.
  */
-export function refreshAccessToken(): Promise<string | null> {
+export function refreshAccessToken(include: readonly RefreshInclude[] = []): Promise<string | null> {
   if (!refreshInFlight) {
+    const query = include.length > 0 ? `?include=${include.join(',')}` : ''
     refreshInFlight = (async () => {
       try {
-        const res = await fetchTracked(`${API_BASE}/auth/refresh`, {
+        const res = await fetchTracked(`${API_BASE}/auth/refresh${query}`, {
           method: 'GET',
           credentials: 'same-origin',
           headers: { Accept: 'application/json' },
@@ -109,9 +111,10 @@ export function refreshAccessToken(): Promise<string | null> {
           setAccessToken(null)
           return null
         }
-        const body = (await res.json()) as { access_token?: string; idle_timeout?: number }
+        const body = (await res.json()) as Partial<RefreshResponse>
         if (body.access_token) setSession({ access_token: body.access_token, idle_timeout: body.idle_timeout })
         else setAccessToken(null)
+        if (include.length > 0) firstScreen = { me: body.me, board: body.board, board_etag: body.board_etag }
         return accessToken
       } catch {
         // Network failure: keep the session state unknown rather than signing
@@ -127,15 +130,21 @@ export function refreshAccessToken(): Promise<string | null> {
 
 let bootRefresh: Promise<string | null> | null = null
 
+/** The first screen's data that came with the page load's refresh: the profile, and the board when headed there. */
+type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag'>
+let firstScreen: FirstScreen = {}
+
 /**
  * The page load's silent refresh, sent as soon as the code has loaded (main.tsx),
  * not after React's first render: on a phone's CPU that render is ~100 ms the
  * request would otherwise wait for. Only when a session may exist (no probe
- * that can only fail). AuthProvider takes it with takeBootRefresh().
+ * that can only fail). It asks for the profile, and for the board when the
+ * page is the board, in the same answer (`include`): one round trip to the
+ * first screen instead of two. AuthProvider takes it with takeBootRefresh().
  */
-export function startBootRefresh(): void {
+export function startBootRefresh(withBoard: boolean): void {
   if (bootRefresh || !sessionMayExist()) return
-  bootRefresh = refreshAccessToken()
+  bootRefresh = refreshAccessToken(withBoard ? ['me', 'board'] : ['me'])
   // Whoever takes it sees a failure; until then it is not an unhandled rejection.
   bootRefresh.catch(() => {})
 }
@@ -145,4 +154,11 @@ export function takeBootRefresh(): Promise<string | null> {
   const started = bootRefresh
   bootRefresh = null
   return started ?? refreshAccessToken()
+}
+
+/** What the page load's refresh carried besides the token, once; empty afterwards or when it carried nothing. */
+export function takeFirstScreen(): FirstScreen {
+  const taken = firstScreen
+  firstScreen = {}
+  return taken
 }

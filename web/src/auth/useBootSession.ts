@@ -1,8 +1,15 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
-import { ApiError, getIdleTimeout, refreshAccessToken, sessionMayExist, takeBootRefresh } from '../api/client'
+import {
+  ApiError,
+  getIdleTimeout,
+  refreshAccessToken,
+  sessionMayExist,
+  takeBootRefresh,
+  takeFirstScreen,
+} from '../api/client'
 import { fetchMe, writeMe } from '../api/me'
-import { prefetchBoard } from '../api/board'
+import { prefetchBoard, seedBoard } from '../api/board'
 import { useOnline } from '../resilience/connection'
 import { headedToBoard, preloadFirstScreen } from '../preload'
 import { adoptAccountLanguage } from './accountLanguage'
@@ -39,11 +46,14 @@ export function useBootSession(
           setStatus('anonymous')
           return
         }
-        // The board's data together with the profile, not after it (one round trip less on a phone), and before the code
-        // preloads, which each take the main thread a moment on a phone.
-        if (headedToBoard()) prefetchBoard(queryClient)
+        // The page load's refresh carried the profile and, headed to the board, the board (main.tsx asked for them):
+        // nothing more to wait for. Whatever it did not carry is asked for now, the board together with the profile,
+        // not after it, and before the code preloads, which each take the main thread a moment on a phone.
+        const carried = takeFirstScreen()
+        if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
+        else if (headedToBoard()) prefetchBoard(queryClient)
         preloadFirstScreen()
-        const profile = await fetchMe()
+        const profile = carried.me ?? (await fetchMe())
         if (cancelled) return
         adoptAccountLanguage(profile)
         writeMe(queryClient, profile)

@@ -1,8 +1,19 @@
 import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { ErrorBody, LoginForm, Me, SessionInfo, TokenResponse } from '@stake/contract'
+import {
+  ErrorBody,
+  LoginForm,
+  Me,
+  RefreshQuery,
+  RefreshResponse,
+  SessionInfo,
+  TokenResponse,
+  type RefreshInclude,
+  type TokenResponse as Tokens,
+} from '@stake/contract'
+import { API_BASE, ROUTE_PREFIXES } from '@stake/contract/routes'
 import { type FastifyTypebox, noContent } from '../../http.ts'
 import type { AppContext } from '../../context.ts'
 import { AppError, ValidationFailure } from '../../errors.ts'
@@ -106,12 +117,15 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
       schema: {
         operationId: method === 'GET' ? 'refreshAccessTokenGet' : 'refreshAccessToken',
         tags: ['auth'],
-        summary: 'Exchange the refresh cookie for a new access token (rotates the cookie)',
-        response: { 200: TokenResponse, 401: ErrorBody },
+        summary:
+          'Exchange the refresh cookie for a new access token (rotates the cookie); ?include=me,board adds the first screen’s data',
+        querystring: RefreshQuery,
+        response: { 200: RefreshResponse, 401: ErrorBody },
       },
       handler: async (request, reply) => {
+        let tokens: Tokens
         try {
-          return send(
+          tokens = send(
             reply,
             await service.refresh(request.cookies[REFRESH_COOKIE], (msg, data) => request.log.warn(data, msg), {
               ip: request.ip,
@@ -122,6 +136,9 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
           clearCookie(reply)
           throw error
         }
+        const include = request.query.include
+        if (!include) return tokens
+        return withFirstScreen(app, request, reply, tokens, new Set(include.split(',') as RefreshInclude[]))
       },
     })
   }
@@ -185,4 +202,41 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
     },
     async (request, reply) => noContent(reply, service.endSession(requireActor(request), request.params.id)),
   )
+}
+
+/** The routes whose answers a refresh can carry (RefreshQuery). */
+const FIRST_SCREEN: Record<RefreshInclude, string> = {
+  me: `${API_BASE}${ROUTE_PREFIXES.auth}/me`,
+  board: `${API_BASE}${ROUTE_PREFIXES.callingKanban}/board/compact`,
+}
+
+/**
+ * The refresh's answer with the first screen's data: each part is the answer
+ * its own route gives the new token, asked through the whole request pipeline
+ * (the session check, the password-change guard, the stake, who may see what),
+ * so nothing here decides what the caller may read. Both are asked at once; a
+ * part that is not a 200 is left out and the client asks its route itself.
+ * The parts are already JSON: they are joined, not parsed and written again.
+ */
+async function withFirstScreen(
+  app: FastifyTypebox,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tokens: Tokens,
+  include: ReadonlySet<RefreshInclude>,
+): Promise<FastifyReply> {
+  const headers: Record<string, string> = { authorization: `Bearer ${tokens.access_token}` }
+  for (const name of ['accept-language', 'user-agent'] as const) {
+    const value = request.headers[name]
+    if (value) headers[name] = value
+  }
+  const parts = await Promise.all(
+    [...include].map(async (name) => {
+      const res = await app.inject({ method: 'GET', url: FIRST_SCREEN[name], headers, remoteAddress: request.ip })
+      if (res.statusCode !== 200) return ''
+      const etag = name === 'board' ? res.headers.etag : undefined
+      return `,${JSON.stringify(name)}:${res.body}${typeof etag === 'string' ? `,"board_etag":${JSON.stringify(etag)}` : ''}`
+    }),
+  )
+  return reply.type('application/json; charset=utf-8').send(`${JSON.stringify(tokens).slice(0, -1)}${parts.join('')}}`)
 }
