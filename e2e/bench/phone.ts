@@ -8,6 +8,7 @@
 //   BENCH_WEB_RUNS=3     runs (median reported)
 //   BENCH_RESEED=1       seed the stake again even when the cached one matches
 //   BENCH_LIGHTHOUSE=0   skip Lighthouse on the sign-in page (e2e/bench/lighthouse.ts)
+//   BENCH_WEB_TRACE=1    print each request of the board reload: when it was sent and done, from the cache or not
 //
 // Figures: sign-in LCP (cold, then warm cache), from submitting the sign-in
 // form to the board's cards on screen, a warm reload of the board (navigation
@@ -50,8 +51,11 @@ interface Traffic {
   body: Record<Kind, number>
   requests: Record<Kind, number>
   cached: number
+  /** Each request: its path, sent and done in ms from the phase's first request, from the cache or not. */
+  trace: { path: string; sent: number; done: number; cached: boolean }[]
 }
 const emptyTraffic = (): Traffic => ({
+  trace: [],
   bytes: { js: 0, css: 0, document: 0, api: 0, other: 0 },
   body: { js: 0, css: 0, document: 0, api: 0, other: 0 },
   requests: { js: 0, css: 0, document: 0, api: 0, other: 0 },
@@ -63,7 +67,14 @@ function recordTraffic(cdp: CDPSession) {
   const kinds = new Map<string, Kind>()
   const headerBytes = new Map<string, number>()
   const fromCache = new Set<string>()
+  const sent = new Map<string, { path: string; at: number }>()
+  let firstSent: number | null = null
   let current: Traffic | null = null
+  cdp.on('Network.requestWillBeSent', (e) => {
+    const url = new URL(e.request.url)
+    firstSent ??= e.timestamp
+    sent.set(e.requestId, { path: url.pathname + url.search, at: e.timestamp })
+  })
   cdp.on('Network.responseReceived', (e) => {
     const url = new URL(e.response.url)
     const kind: Kind =
@@ -86,6 +97,16 @@ function recordTraffic(cdp: CDPSession) {
     const kind = kinds.get(e.requestId)
     if (!current || !kind) return
     current.requests[kind] += 1
+    const request = sent.get(e.requestId)
+    if (request && firstSent !== null) {
+      const ms = (t: number) => Math.round((t - firstSent!) * 1000)
+      current.trace.push({
+        path: request.path,
+        sent: ms(request.at),
+        done: ms(e.timestamp),
+        cached: fromCache.has(e.requestId),
+      })
+    }
     if (fromCache.has(e.requestId)) current.cached += 1
     else {
       current.bytes[kind] += e.encodedDataLength
@@ -94,6 +115,7 @@ function recordTraffic(cdp: CDPSession) {
   })
   return {
     start() {
+      firstSent = null
       current = emptyTraffic()
       return current
     },
@@ -247,6 +269,11 @@ async function main() {
         `run ${i + 1}: sign-in LCP ${ms(run.signInLcpCold)} (warm ${ms(run.signInLcpWarm)}), cards ${ms(run.cards)} after submit, warm reload ${ms(run.warmReload)}, sign-in JS ${kb(run.signIn.body.js)}`,
       )
       runs.push(run)
+      if (process.env.BENCH_WEB_TRACE === '1') {
+        for (const r of [...run.reload.trace].sort((a, b) => a.sent - b.sent)) {
+          log(`  reload: ${r.sent} → ${r.done} ms ${r.cached ? '(cache) ' : ''}${r.path}`)
+        }
+      }
     }
     if (process.env.BENCH_LIGHTHOUSE !== '0') lighthouse = await lighthouseSignIn(server.baseUrl, RUNS, log)
   } finally {
