@@ -232,8 +232,11 @@ async function withFirstScreen(
   }
   const parts = await Promise.all(
     [...include].map(async (name) => {
-      const res = await app.inject({ method: 'GET', url: FIRST_SCREEN[name], headers, remoteAddress: request.ip })
-      if (res.statusCode !== 200) return ''
+      // The cookie has rotated already: a part that cannot be had is left out, never a failed refresh.
+      const res = await app
+        .inject({ method: 'GET', url: FIRST_SCREEN[name], headers, remoteAddress: request.ip })
+        .catch(() => null)
+      if (res?.statusCode !== 200) return ''
       const etag = name === 'board' ? res.headers.etag : undefined
       return `,${JSON.stringify(name)}:${res.body}${typeof etag === 'string' ? `,"board_etag":${JSON.stringify(etag)}` : ''}`
     }),
