@@ -22,13 +22,24 @@ test('the server’s answer holds the sign-in form in the language the browser a
   expect(es).toContain('<html lang="es">')
   expect(es).toMatch(/<input[^>]*type="email"[^>]*name="username"/)
   expect(es).toContain('>Iniciar sesión</h1>')
+
+  // Its styles are in the answer: the first paint waits for no stylesheet download.
+  for (const page of [en, es]) {
+    expect(page).toMatch(/<style>[^]*\.hint\{[^]*<\/style>/)
+    expect(page).not.toMatch(/<link[^>]*rel="stylesheet"/)
+  }
 })
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false, locale: 'es-ES' })
 
-  test('the form is on screen, in Spanish, and cannot be sent without its code', async ({ page }) => {
+  test('the form is on screen, styled, in Spanish, and cannot be sent without its code', async ({ page }) => {
+    const stylesheets: string[] = []
+    page.on('request', (r) => r.resourceType() === 'stylesheet' && stylesheets.push(r.url()))
     await page.goto('/signin')
+    expect(stylesheets, 'no stylesheet to wait for').toEqual([])
+    // The page's own styles, not the browser's defaults.
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui')
     await expect(page.getByRole('heading', { name: 'Iniciar sesión' })).toBeVisible()
     await expect(page.getByLabel('Correo electrónico')).toBeVisible()
     await expect(page.getByLabel('Contraseña')).toBeVisible()

@@ -26,7 +26,7 @@ try {
     build: { ssr: 'src/entry-server.tsx', outDir: out, emptyOutDir: true, copyPublicDir: false },
   })
   const { render, PRERENDERED, LANGUAGES } = await import(pathToFileURL(path.join(out, 'entry-server.js')).href)
-  const shell = fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  const shell = inlineStylesheet(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'))
   if (!shell.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT}`)
   for (const { name, path: route } of PRERENDERED) {
     for (const language of LANGUAGES) {
@@ -41,6 +41,23 @@ try {
   }
 } finally {
   fs.rmSync(out, { recursive: true, force: true })
+}
+
+/**
+ * The rendered pages carry the entry's stylesheet in the document, not as a
+ * link: a link blocks the first paint until it has come down beside the
+ * JavaScript the page also asks for, one round trip and a shared slow line
+ * later (docs/performance.md, "The sign-in page as HTML").
+ * The Content-Security-Policy allows inline styles; index.html, the shell of
+ * every other page, keeps the link (cached once for all of them).
+ */
+function inlineStylesheet(html) {
+  const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)]
+  if (links.length !== 1) throw new Error(`dist/index.html has ${links.length} stylesheet links, expected 1`)
+  const [link, file] = links[0]
+  const css = fs.readFileSync(path.join(dist, file), 'utf8')
+  if (/<\/style/i.test(css) || /url\(/i.test(css)) throw new Error(`${file} cannot be inlined as it is`)
+  return html.replace(link, () => `<style>${css}</style>`)
 }
 
 function escapeHtml(text) {
