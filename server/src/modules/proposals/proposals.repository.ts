@@ -155,11 +155,6 @@ function matching(filter: ProposalFilter) {
 }
 
 /**
- * The visibility rule (docs/api-reference.md §7, S9) as a condition on `proposals as p`,
- * for other modules that read proposals (the action queue): they follow any
- * change to the rule without code of their own.
- */
-/**
  * A fixed set of stages, written into the statement as literals rather than
  * sent as parameters. PostgreSQL reuses one plan for a named statement
  * (db/pg-statements.ts); planned for parameters, `stage IN ($1…$7)` looks
@@ -171,6 +166,11 @@ function matching(filter: ProposalFilter) {
  */
 const stagesLiteral = (stages: readonly Stage[]) => sql<Stage>`(${sql.join(stages.map((s) => sql.lit(s)))})`
 
+/**
+ * The visibility rule (docs/api-reference.md §7, S9) as a condition on `proposals as p`,
+ * for other modules that read proposals (the action queue): they follow any
+ * change to the rule without code of their own.
+ */
 export function visibleTo(viewer: Viewer) {
   return (eb: ProposalsExpr) => (seesAll(viewer) ? eb.and([]) : ownOrWard(viewer)(eb))
 }
