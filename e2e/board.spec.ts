@@ -350,6 +350,12 @@ test('phone: the first tab is the one holding what awaits you, and it stays when
   await page.context().close()
 })
 
+/** The parts of the compact board the setup checklist reads. */
+interface CompactBoardShape {
+  voting: Record<'sp_approval' | 'hc_approval', { required: number; voters: number[] }>
+  people: { id: number; fname: string; lname: string }[]
+}
+
 test.describe('the setup checklist', () => {
   for (const size of [DESKTOP, PHONE]) {
     test(`${size === PHONE ? 'phone' : 'desktop'}: ticks off each step from the data and disappears when all are done; dismissal is remembered`, async ({
@@ -381,18 +387,29 @@ test.describe('the setup checklist', () => {
           await route.fulfill({ response: res, json: body })
         }),
       )
+      // The compact board (docs/api-reference.md §7): voters by id, their names once in `people`.
+      const seatBoard = (board: CompactBoardShape) => {
+        const fill = (n: number) => (state.seats ? Array.from({ length: n }, (_, i) => i + 1) : [])
+        board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
+        board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
+        board.people = fill(Math.max(board.voting.sp_approval.required, board.voting.hc_approval.required)).map(
+          (id) => ({ id, fname: 'Seat', lname: 'Holder' }),
+        )
+        return board
+      }
       await page.route(
         /\/api\/calling-kanban\/board\/compact$/,
+        safe(async (route: Route, res: APIResponse) =>
+          route.fulfill({ response: res, json: seatBoard(await res.json()) }),
+        ),
+      )
+      // A reload's board comes with the page load's refresh (`include=me,board`).
+      await page.route(
+        /\/api\/auth\/refresh\?include=/,
         safe(async (route: Route, res: APIResponse) => {
-          // The compact board (docs/api-reference.md §7): voters by id, their names once in `people`.
-          const board = await res.json()
-          const fill = (n: number) => (state.seats ? Array.from({ length: n }, (_, i) => i + 1) : [])
-          board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
-          board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
-          board.people = fill(Math.max(board.voting.sp_approval.required, board.voting.hc_approval.required)).map(
-            (id) => ({ id, fname: 'Seat', lname: 'Holder' }),
-          )
-          await route.fulfill({ response: res, json: board })
+          const body = await res.json()
+          if (body.board) body.board = seatBoard(body.board)
+          await route.fulfill({ response: res, json: body })
         }),
       )
       await page.route(
