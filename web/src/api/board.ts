@@ -76,8 +76,12 @@ async function fetchBoard(qc: QueryClient): Promise<BoardView> {
     headers: tag ? { 'If-None-Match': tag } : undefined,
   })
   if (res.status === 304 && cached) return cached
-  const board = expandBoard(res.data)
-  const etag = res.headers.get('ETag')
+  return taggedBoard(res.data, res.headers.get('ETag'))
+}
+
+/** The board as the page uses it, remembering the ETag it came with. */
+function taggedBoard(compact: CompactBoard, etag: string | null | undefined): BoardView {
+  const board = expandBoard(compact)
   if (etag) boardTags.set(board, etag)
   return board
 }
@@ -86,9 +90,7 @@ export const boardQuery = (qc: QueryClient) => ({ queryKey: BOARD_KEY, queryFn: 
 
 /** Puts a board that came with the page load's refresh (session.ts, `include=board`) in the cache, with its ETag. */
 export function seedBoard(qc: QueryClient, compact: CompactBoard, etag: string | undefined): void {
-  const board = expandBoard(compact)
-  if (etag) boardTags.set(board, etag)
-  qc.setQueryData(BOARD_KEY, board)
+  qc.setQueryData(BOARD_KEY, taggedBoard(compact, etag))
 }
 
 /**

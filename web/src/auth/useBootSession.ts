@@ -11,7 +11,7 @@ import {
 import { fetchMe, writeMe } from '../api/me'
 import { prefetchBoard, seedBoard } from '../api/board'
 import { useOnline } from '../resilience/connection'
-import { headedToBoard, preloadFirstScreen } from '../preload'
+import { headedToBoard } from '../preload'
 import { adoptAccountLanguage } from './accountLanguage'
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated'
@@ -46,13 +46,12 @@ export function useBootSession(
           setStatus('anonymous')
           return
         }
-        // The page load's refresh carried the profile and, headed to the board, the board (main.tsx asked for them):
-        // nothing more to wait for. Whatever it did not carry is asked for now, the board together with the profile,
-        // not after it, and before the code preloads, which each take the main thread a moment on a phone.
+        // The page load's refresh carried the profile and, headed to the board, the board (main.tsx asked for them,
+        // and started the first screen's code beside them): nothing more to wait for. Whatever it did not carry is
+        // asked for now, the board together with the profile, not after it.
         const carried = takeFirstScreen()
         if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
         else if (headedToBoard()) prefetchBoard(queryClient)
-        preloadFirstScreen()
         const profile = carried.me ?? (await fetchMe())
         if (cancelled) return
         adoptAccountLanguage(profile)
