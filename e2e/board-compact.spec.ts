@@ -63,20 +63,30 @@ for (const size of [DESKTOP, PHONE]) {
   })
 }
 
-test('a reload reaches the board in one request: the refresh carries the profile and the board', async ({
-  browser,
-  request,
-}) => {
-  await adminApi(request)
-  const page = await signIn(browser, DESKTOP)
-  const asked: string[] = []
-  page.on('request', (r) => {
-    const url = new URL(r.url())
-    if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search)
+for (const size of [DESKTOP, PHONE]) {
+  const phone = size === PHONE
+  test(`${phone ? 'phone' : 'desktop'}: a reload reaches the board in one request: the refresh carries the profile, the board and the queue`, async ({
+    browser,
+    request,
+  }) => {
+    await adminApi(request)
+    const page = await signIn(browser, size)
+    const asked: string[] = []
+    page.on('request', (r) => {
+      const url = new URL(r.url())
+      if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search)
+    })
+    await page.reload()
+    // A phone shows the board once it knows its first tab: the first stage holding something for the caller.
+    await expect(page.locator('.board section[data-stage]').first()).toBeVisible()
+    const beforeCards = [...asked]
+    expect(beforeCards.filter((u) => u.startsWith('/api/auth/refresh'))).toEqual([
+      '/api/auth/refresh?include=me,board,actions',
+    ])
+    expect(
+      beforeCards.filter((u) => /^\/api\/(auth\/me|calling-kanban\/board|actions)\b/.test(u)),
+      'the profile, the board and the queue come with the refresh',
+    ).toEqual([])
+    await page.context().close()
   })
-  await page.reload()
-  await expect(page.locator('section[data-stage="sp_approval"]')).toBeVisible()
-  expect(asked.filter((u) => u.startsWith('/api/auth/refresh'))).toEqual(['/api/auth/refresh?include=me,board'])
-  expect(asked.filter((u) => u.startsWith('/api/auth/me') || u.startsWith('/api/calling-kanban/board'))).toEqual([])
-  await page.context().close()
-})
+}

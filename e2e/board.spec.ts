@@ -403,7 +403,7 @@ test.describe('the setup checklist', () => {
           route.fulfill({ response: res, json: seatBoard(await res.json()) }),
         ),
       )
-      // A reload's board comes with the page load's refresh (`include=me,board`).
+      // A reload's board comes with the page load's refresh (`include=me,board,actions`).
       await page.route(
         /\/api\/auth\/refresh\?include=/,
         safe(async (route: Route, res: APIResponse) => {

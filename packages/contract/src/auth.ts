@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { Actions } from './actions.ts'
 import { Id, PermissionName, Timestamp } from './common.ts'
 import { CompactBoard } from './proposals.ts'
 import { User } from './users.ts'
@@ -43,12 +44,12 @@ export const Me = Type.Object({
 export type Me = Static<typeof Me>
 
 /**
- * What a refresh may carry besides the token (`?include=me,board`): the
+ * What a refresh may carry besides the token (`?include=me,board,actions`): the
  * first screen's data, each exactly the answer of its own route, so a page
  * reload reaches its first screen in one round trip. A part the caller may
  * not read (the board while a new password is required) is left out.
  */
-export const REFRESH_INCLUDES = ['me', 'board'] as const
+export const REFRESH_INCLUDES = ['me', 'board', 'actions'] as const
 export type RefreshInclude = (typeof REFRESH_INCLUDES)[number]
 
 export const RefreshQuery = Type.Object({
@@ -57,7 +58,7 @@ export const RefreshQuery = Type.Object({
       pattern: `^(${REFRESH_INCLUDES.join('|')})(,(${REFRESH_INCLUDES.join('|')}))*$`,
       maxLength: 64,
       description:
-        'Comma list of `me` (the answer of GET /auth/me) and `board` (GET /calling-kanban/board/compact, with its ETag in `board_etag`), sent with the new token.',
+        'Comma list of `me` (the answer of GET /auth/me), `board` (GET /calling-kanban/board/compact, with its ETag in `board_etag`) and `actions` (GET /actions), sent with the new token.',
     }),
   ),
 })
@@ -68,6 +69,7 @@ export const RefreshResponse = Type.Object({
   me: Type.Optional(Me),
   board: Type.Optional(CompactBoard),
   board_etag: Type.Optional(Type.String()),
+  actions: Type.Optional(Actions),
 })
 export type RefreshResponse = Static<typeof RefreshResponse>
 

@@ -114,7 +114,8 @@ export function refreshAccessToken(include: readonly RefreshInclude[] = []): Pro
         const body = (await res.json()) as Partial<RefreshResponse>
         if (body.access_token) setSession({ access_token: body.access_token, idle_timeout: body.idle_timeout })
         else setAccessToken(null)
-        if (include.length > 0) firstScreen = { me: body.me, board: body.board, board_etag: body.board_etag }
+        if (include.length > 0)
+          firstScreen = { me: body.me, board: body.board, board_etag: body.board_etag, actions: body.actions }
         return accessToken
       } catch {
         // Network failure: keep the session state unknown rather than signing
@@ -130,21 +131,23 @@ export function refreshAccessToken(include: readonly RefreshInclude[] = []): Pro
 
 let bootRefresh: Promise<string | null> | null = null
 
-/** The first screen's data that came with the page load's refresh: the profile, and the board when headed there. */
-type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag'>
+/** The first screen's data that came with the page load's refresh: the profile, and the board and the queue when headed there. */
+type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag' | 'actions'>
 let firstScreen: FirstScreen = {}
 
 /**
  * The page load's silent refresh, sent as soon as the code has loaded (main.tsx),
  * not after React's first render: on a phone's CPU that render is ~100 ms the
  * request would otherwise wait for. Only when a session may exist (no probe
- * that can only fail). It asks for the profile, and for the board when the
- * page is the board, in the same answer (`include`): one round trip to the
- * first screen instead of two. AuthProvider takes it with takeBootRefresh().
+ * that can only fail). It asks for the profile, and when the page is the board
+ * for the board and what awaits the caller (a phone opens the board at the
+ * first stage holding something for the caller), in the same answer
+ * (`include`): one round trip to the first screen instead of three.
+ * AuthProvider takes it with takeBootRefresh().
  */
 export function startBootRefresh(withBoard: boolean): void {
   if (bootRefresh || !sessionMayExist()) return
-  bootRefresh = refreshAccessToken(withBoard ? ['me', 'board'] : ['me'])
+  bootRefresh = refreshAccessToken(withBoard ? ['me', 'board', 'actions'] : ['me'])
   // Whoever takes it sees a failure; until then it is not an unhandled rejection.
   bootRefresh.catch(() => {})
 }

@@ -19,6 +19,7 @@ import type { Me, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useInactivitySignOut } from './inactivity'
 import { headedToBoard, preloadFirstScreen } from '../preload'
+import { prefetchActions } from '../api/actions'
 import { prefetchBoard } from '../api/board'
 import { useBootSession, type SessionStatus } from './useBootSession'
 
@@ -103,7 +104,10 @@ export function AuthProvider({ children, initialStatus = 'loading' }: AuthProvid
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
-      if (headedToBoard()) prefetchBoard(queryClient)
+      if (headedToBoard()) {
+        prefetchBoard(queryClient)
+        prefetchActions(queryClient)
+      }
       preloadFirstScreen()
       setEnded(null)
       clearBootError()

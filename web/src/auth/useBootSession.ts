@@ -9,6 +9,7 @@ import {
   takeFirstScreen,
 } from '../api/client'
 import { fetchMe, writeMe } from '../api/me'
+import { prefetchActions, seedActions } from '../api/actions'
 import { prefetchBoard, seedBoard } from '../api/board'
 import { useOnline } from '../resilience/connection'
 import { headedToBoard } from '../preload'
@@ -46,12 +47,14 @@ export function useBootSession(
           setStatus('anonymous')
           return
         }
-        // The page load's refresh carried the profile and, headed to the board, the board (main.tsx asked for them,
-        // and started the first screen's code beside them): nothing more to wait for. Whatever it did not carry is
-        // asked for now, the board together with the profile, not after it.
+        // The page load's refresh carried the profile and, headed to the board, the board and the queue (main.tsx
+        // asked for them, and started the first screen's code beside them): nothing more to wait for. Whatever it
+        // did not carry is asked for now, the board and the queue together with the profile, not after it.
         const carried = takeFirstScreen()
         if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
         else if (headedToBoard()) prefetchBoard(queryClient)
+        if (carried.actions) seedActions(queryClient, carried.actions)
+        else if (headedToBoard()) prefetchActions(queryClient)
         const profile = carried.me ?? (await fetchMe())
         if (cancelled) return
         adoptAccountLanguage(profile)

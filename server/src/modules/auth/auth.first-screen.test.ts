@@ -4,13 +4,15 @@ import { useTestApp } from '../../test/harness.ts'
 import { injectAs, signedIn } from '../../test/factories.ts'
 import { submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
-/** A refresh that carries the first screen's data (`?include=me,board`): each part is its own route's answer. */
+/** A refresh that carries the first screen's data (`?include=me,board,actions`): each part is its own route's answer. */
 describe('refresh with the first screen (include)', () => {
   const t = useTestApp()
 
   const refresh = (cookie: string, query = '') =>
     t.app.inject({ method: 'GET', url: `/api/auth/refresh${query}`, cookies: { refresh_token: cookie } })
   const BOARD = '/api/calling-kanban/board/compact'
+  const ACTIONS = '/api/actions'
+  const actionIds = (actions: { items: { proposal: { id: number } }[] }) => actions.items.map((i) => i.proposal.id)
   const cardIds = (board: { cards: { id: number }[] }) => board.cards.map((c) => c.id).sort((a, b) => a - b)
   // One presidency per stake: the tests share it.
   let people: Tracker
@@ -18,10 +20,10 @@ describe('refresh with the first screen (include)', () => {
     people = await tracker(t, 1)
   })
 
-  it('carries the profile and the board exactly as their routes answer the new token, the board with its ETag', async () => {
+  it('carries the profile, the board and what awaits the caller exactly as their routes answer the new token, the board with its ETag', async () => {
     const { ward, bishop, sp } = people
     const proposal = await submit(bishop.as, ward)
-    const res = await refresh(sp.president.refresh, '?include=me,board')
+    const res = await refresh(sp.president.refresh, '?include=me,board,actions')
     assert.equal(res.statusCode, 200, res.body)
     assert.equal(res.headers['cache-control'], 'no-store')
     const body = res.json()
@@ -32,28 +34,35 @@ describe('refresh with the first screen (include)', () => {
     assert.deepEqual(body.board, board.json())
     assert.equal(body.board_etag, board.headers.etag)
     assert.ok(cardIds(body.board).includes(proposal.id))
+    assert.deepEqual(body.actions, (await as('GET', ACTIONS)).json())
+    assert.ok(actionIds(body.actions).includes(proposal.id), 'the president votes at sp_approval')
     sp.president.refresh = res.cookies.find((c) => c.name === 'refresh_token')!.value
   })
 
-  it('gives each caller only the board that caller may see (S9: a proposal at sp_approval is not a high councilor’s)', async () => {
+  it('gives each caller only the board and the queue that caller may see (S9: a proposal at sp_approval is not a high councilor’s)', async () => {
     const { ward, bishop, sp, hcs } = people
     const proposal = await submit(bishop.as, ward)
-    const president = (await refresh(sp.president.refresh, '?include=board')).json()
-    const councilor = (await refresh(hcs[0]!.refresh, '?include=board')).json()
+    const president = (await refresh(sp.president.refresh, '?include=board,actions')).json()
+    const councilor = (await refresh(hcs[0]!.refresh, '?include=board,actions')).json()
     assert.ok(cardIds(president.board).includes(proposal.id))
+    assert.ok(actionIds(president.actions).includes(proposal.id))
     assert.ok(!cardIds(councilor.board).includes(proposal.id), 'the high councilor sees it only from hc_approval on')
+    assert.ok(!actionIds(councilor.actions).includes(proposal.id), 'nor is asked for a vote on it')
     assert.equal(councilor.me, undefined, 'only what was asked for')
-    assert.deepEqual(councilor.board, (await injectAs(t, councilor.access_token)('GET', BOARD)).json())
+    const as = injectAs(t, councilor.access_token)
+    assert.deepEqual(councilor.board, (await as('GET', BOARD)).json())
+    assert.deepEqual(councilor.actions, (await as('GET', ACTIONS)).json())
   })
 
-  it('leaves out what the caller may not read: the board while a new password is required, the profile stays', async () => {
+  it('leaves out what the caller may not read: the board and the queue while a new password is required, the profile stays', async () => {
     const user = await signedIn(t, { forcePasswordReset: true })
-    const res = await refresh(user.refresh, '?include=board,me')
+    const res = await refresh(user.refresh, '?include=board,me,actions')
     assert.equal(res.statusCode, 200, res.body)
     const body = res.json()
     assert.equal(body.me.force_password_reset, true)
     assert.equal(body.board, undefined)
     assert.equal(body.board_etag, undefined)
+    assert.equal(body.actions, undefined)
   })
 
   it('answers the plain token without include, and refuses an unknown part before rotating anything', async () => {
@@ -70,9 +79,13 @@ describe('refresh with the first screen (include)', () => {
   })
 
   it('answers 401 for a missing session whatever is asked for, with nothing of anyone’s', async () => {
-    const res = await refresh('AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', '?include=me,board')
+    const res = await refresh(
+      'AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+      '?include=me,board,actions',
+    )
     assert.equal(res.statusCode, 401)
     assert.equal(res.json().me, undefined)
     assert.equal(res.json().board, undefined)
+    assert.equal(res.json().actions, undefined)
   })
 })

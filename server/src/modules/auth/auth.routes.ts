@@ -118,7 +118,7 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         operationId: method === 'GET' ? 'refreshAccessTokenGet' : 'refreshAccessToken',
         tags: ['auth'],
         summary:
-          'Exchange the refresh cookie for a new access token (rotates the cookie); ?include=me,board adds the first screen’s data',
+          'Exchange the refresh cookie for a new access token (rotates the cookie); ?include=me,board,actions adds the first screen’s data',
         querystring: RefreshQuery,
         response: { 200: RefreshResponse, 401: ErrorBody },
       },
@@ -208,13 +208,14 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
 const FIRST_SCREEN: Record<RefreshInclude, string> = {
   me: `${API_BASE}${ROUTE_PREFIXES.auth}/me`,
   board: `${API_BASE}${ROUTE_PREFIXES.callingKanban}/board/compact`,
+  actions: `${API_BASE}${ROUTE_PREFIXES.actions}`,
 }
 
 /**
  * The refresh's answer with the first screen's data: each part is the answer
  * its own route gives the new token, asked through the whole request pipeline
  * (the session check, the password-change guard, the stake, who may see what),
- * so nothing here decides what the caller may read. Both are asked at once; a
+ * so nothing here decides what the caller may read. The parts are asked at once; a
  * part that is not a 200 is left out and the client asks its route itself.
  * The parts are already JSON: they are joined, not parsed and written again.
  */
