@@ -65,17 +65,30 @@ for (const size of [DESKTOP, PHONE]) {
 
 for (const size of [DESKTOP, PHONE]) {
   const phone = size === PHONE
-  test(`${phone ? 'phone' : 'desktop'}: a reload reaches the board in one request: the refresh carries the profile, the board and the queue`, async ({
+  test(`${phone ? 'phone' : 'desktop'}: a sign-in and a reload reach the board in one request: its answer carries the profile, the board and the queue`, async ({
     browser,
     request,
   }) => {
     await adminApi(request)
-    const page = await signIn(browser, size)
+    const page = await (await browser.newContext({ viewport: size })).newPage()
     const asked: string[] = []
     page.on('request', (r) => {
       const url = new URL(r.url())
       if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search)
     })
+    const firstScreen = /^\/api\/(auth\/me|calling-kanban\/board|actions)\b/
+    // The sign-in's answer carries them too.
+    await page.goto('/signin')
+    await page.getByLabel('Email').fill(ADMIN_EMAIL)
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.locator('.board section[data-stage]').first()).toBeVisible()
+    const signedIn = asked.splice(0)
+    expect(signedIn.filter((u) => u.startsWith('/api/auth/login'))).toEqual([
+      '/api/auth/login?include=me%2Cboard%2Cactions',
+    ])
+    expect(signedIn.filter((u) => firstScreen.test(u))).toEqual([])
+
     await page.reload()
     // A phone shows the board once it knows its first tab: the first stage holding something for the caller.
     await expect(page.locator('.board section[data-stage]').first()).toBeVisible()
@@ -84,7 +97,7 @@ for (const size of [DESKTOP, PHONE]) {
       '/api/auth/refresh?include=me,board,actions',
     ])
     expect(
-      beforeCards.filter((u) => /^\/api\/(auth\/me|calling-kanban\/board|actions)\b/.test(u)),
+      beforeCards.filter((u) => firstScreen.test(u)),
       'the profile, the board and the queue come with the refresh',
     ).toEqual([])
     await page.context().close()

@@ -44,9 +44,10 @@ export const Me = Type.Object({
 export type Me = Static<typeof Me>
 
 /**
- * What a refresh may carry besides the token (`?include=me,board,actions`): the
- * first screen's data, each exactly the answer of its own route, so a page
- * reload reaches its first screen in one round trip. A part the caller may
+ * What a sign-in or a refresh may carry besides the token
+ * (`?include=me,board,actions`): the first screen's data, each exactly the
+ * answer of its own route, so a sign-in or a page reload reaches its first
+ * screen in one round trip. A part the caller may
  * not read (the board while a new password is required) is left out.
  */
 export const REFRESH_INCLUDES = ['me', 'board', 'actions'] as const

@@ -131,8 +131,13 @@ export function refreshAccessToken(include: readonly RefreshInclude[] = []): Pro
 
 let bootRefresh: Promise<string | null> | null = null
 
+/** What a sign-in or the page load's refresh asks to carry: the profile, and the board and the queue when headed there. */
+export function firstScreenParts(withBoard: boolean): RefreshInclude[] {
+  return withBoard ? ['me', 'board', 'actions'] : ['me']
+}
+
 /** The first screen's data that came with the page load's refresh: the profile, and the board and the queue when headed there. */
-type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag' | 'actions'>
+export type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag' | 'actions'>
 let firstScreen: FirstScreen = {}
 
 /**
@@ -147,7 +152,7 @@ let firstScreen: FirstScreen = {}
  */
 export function startBootRefresh(withBoard: boolean): void {
   if (bootRefresh || !sessionMayExist()) return
-  bootRefresh = refreshAccessToken(withBoard ? ['me', 'board', 'actions'] : ['me'])
+  bootRefresh = refreshAccessToken(firstScreenParts(withBoard))
   // Whoever takes it sees a failure; until then it is not an unhandled rejection.
   bootRefresh.catch(() => {})
 }

@@ -11,17 +11,15 @@ import {
 } from 'react'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { api, onPasswordChangeRequired, onSessionLost, setAccessToken, setSession } from '../api/client'
-import type { SessionLossReason } from '../api/session'
+import { firstScreenParts, type FirstScreen, type SessionLossReason } from '../api/session'
 import { fetchMe, readMe, writeMe } from '../api/me'
 import { adoptAccountLanguage } from './accountLanguage'
 import { forgetThisDevice } from '../api/push'
-import type { Me, TokenResponse } from '../api/types'
+import type { Me, RefreshResponse, TokenResponse } from '../api/types'
 import { forgetShownPages } from '../api/script-window'
 import { useInactivitySignOut } from './inactivity'
 import { headedToBoard, preloadFirstScreen } from '../preload'
-import { prefetchActions } from '../api/actions'
-import { prefetchBoard } from '../api/board'
-import { useBootSession, type SessionStatus } from './useBootSession'
+import { seedFirstScreen, useBootSession, type SessionStatus } from './useBootSession'
 
 interface AuthState {
   status: SessionStatus
@@ -82,13 +80,16 @@ export function AuthProvider({ children, initialStatus = 'loading' }: AuthProvid
     setStatus('anonymous')
   }, [queryClient])
 
-  const reloadMe = useCallback(async () => {
-    const profile = await fetchMe()
-    adoptAccountLanguage(profile)
-    writeMe(queryClient, profile)
-    setStatus('authenticated')
-    return profile
-  }, [queryClient])
+  const adoptMe = useCallback(
+    (profile: Me) => {
+      adoptAccountLanguage(profile)
+      writeMe(queryClient, profile)
+      setStatus('authenticated')
+      return profile
+    },
+    [queryClient],
+  )
+  const reloadMe = useCallback(async () => adoptMe(await fetchMe()), [adoptMe])
 
   const sessionLost = useCallback(
     (reason: SessionLossReason) => {
@@ -99,30 +100,26 @@ export function AuthProvider({ children, initialStatus = 'loading' }: AuthProvid
   )
   useSessionSignals(queryClient, sessionLost)
 
+  /** A new session: its token, and the first screen's data when the sign-in carried it (else it is asked for). */
   const beginSession = useCallback(
-    async (tok: TokenResponse) => {
+    async (tok: TokenResponse & FirstScreen) => {
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
-      if (headedToBoard()) {
-        prefetchBoard(queryClient)
-        prefetchActions(queryClient)
-      }
+      seedFirstScreen(queryClient, tok)
       preloadFirstScreen()
       setEnded(null)
       clearBootError()
-      await reloadMe()
+      if (tok.me) adoptMe(tok.me)
+      else await reloadMe()
     },
-    [queryClient, reloadMe, clearBootError],
+    [queryClient, adoptMe, reloadMe, clearBootError],
   )
 
   const login = useCallback(
     async (email: string, password: string, options?: { shared?: boolean }) => {
       preloadFirstScreen()
-      const form: Record<string, string> = { username: email, password }
-      if (options?.shared) form.shared_computer = 'true'
-      const tok = await api<TokenResponse>('/auth/login', { method: 'POST', form, anonymous: true })
-      await beginSession(tok)
+      await beginSession(await signIn(email, password, options?.shared === true))
     },
     [beginSession],
   )
@@ -166,6 +163,14 @@ export function AuthProvider({ children, initialStatus = 'loading' }: AuthProvid
   )
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
+}
+
+/** The sign-in itself; its answer carries the first screen (the board and the queue when headed there): one round trip. */
+function signIn(email: string, password: string, shared: boolean): Promise<RefreshResponse> {
+  const form: Record<string, string> = { username: email, password }
+  if (shared) form.shared_computer = 'true'
+  const include = firstScreenParts(headedToBoard()).join(',')
+  return api<RefreshResponse>('/auth/login', { method: 'POST', form, query: { include }, anonymous: true })
 }
 
 /**

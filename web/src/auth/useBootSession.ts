@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type RefObject } from 'react'
 import type { QueryClient } from '@tanstack/react-query'
+import type { FirstScreen } from '../api/session'
 import {
   ApiError,
   getIdleTimeout,
@@ -16,6 +17,18 @@ import { headedToBoard } from '../preload'
 import { adoptAccountLanguage } from './accountLanguage'
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated'
+
+/**
+ * Puts the board and the queue that a sign-in or the page load's refresh
+ * carried in the cache. Whatever it did not carry and the board needs is asked
+ * for now, together with the profile, not after it.
+ */
+export function seedFirstScreen(queryClient: QueryClient, carried: FirstScreen): void {
+  if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
+  else if (headedToBoard()) prefetchBoard(queryClient)
+  if (carried.actions) seedActions(queryClient, carried.actions)
+  else if (headedToBoard()) prefetchActions(queryClient)
+}
 
 /**
  * On page load a silent refresh, then the profile: the access token lives in
@@ -48,13 +61,9 @@ export function useBootSession(
           return
         }
         // The page load's refresh carried the profile and, headed to the board, the board and the queue (main.tsx
-        // asked for them, and started the first screen's code beside them): nothing more to wait for. Whatever it
-        // did not carry is asked for now, the board and the queue together with the profile, not after it.
+        // asked for them, and started the first screen's code beside them): nothing more to wait for.
         const carried = takeFirstScreen()
-        if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
-        else if (headedToBoard()) prefetchBoard(queryClient)
-        if (carried.actions) seedActions(queryClient, carried.actions)
-        else if (headedToBoard()) prefetchActions(queryClient)
+        seedFirstScreen(queryClient, carried)
         const profile = carried.me ?? (await fetchMe())
         if (cancelled) return
         adoptAccountLanguage(profile)

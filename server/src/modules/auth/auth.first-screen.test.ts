@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
-import { injectAs, signedIn } from '../../test/factories.ts'
+import { createUser, injectAs, signedIn } from '../../test/factories.ts'
 import { submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
-/** A refresh that carries the first screen's data (`?include=me,board,actions`): each part is its own route's answer. */
+/** A refresh or a sign-in that carries the first screen's data (`?include=me,board,actions`): each part is its own route's answer. */
 describe('refresh with the first screen (include)', () => {
   const t = useTestApp()
 
   const refresh = (cookie: string, query = '') =>
     t.app.inject({ method: 'GET', url: `/api/auth/refresh${query}`, cookies: { refresh_token: cookie } })
+  const signIn = (username: string, password: string, query: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/auth/login${query}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ username, password }).toString(),
+    })
   const BOARD = '/api/calling-kanban/board/compact'
   const ACTIONS = '/api/actions'
   const actionIds = (actions: { items: { proposal: { id: number } }[] }) => actions.items.map((i) => i.proposal.id)
@@ -76,6 +83,43 @@ describe('refresh with the first screen (include)', () => {
       assert.equal(res.cookies.length, 0, 'no rotation, no cleared cookie')
     }
     assert.equal((await refresh(cookie, '?include=me')).statusCode, 200, 'the cookie still works')
+  })
+
+  it('carries the first screen with a sign-in too; a wrong password gets nothing, a wrong include is refused before the password is checked', async () => {
+    const { ward, bishop, sp } = people
+    const proposal = await submit(bishop.as, ward)
+    const { email, password } = sp.president.user
+    const res = await signIn(email, password, '?include=me,board,actions')
+    assert.equal(res.statusCode, 200, res.body)
+    assert.equal(res.headers['cache-control'], 'no-store')
+    const body = res.json()
+    const as = injectAs(t, body.access_token)
+    assert.deepEqual(body.me, (await as('GET', '/api/auth/me')).json())
+    assert.deepEqual(body.board, (await as('GET', BOARD)).json())
+    assert.deepEqual(body.actions, (await as('GET', ACTIONS)).json())
+    assert.ok(actionIds(body.actions).includes(proposal.id))
+    assert.ok(res.cookies.some((c) => c.name === 'refresh_token'))
+
+    const wrong = await signIn(email, 'not the password at all', '?include=me,board,actions')
+    assert.equal(wrong.statusCode, 401)
+    assert.equal(wrong.json().me, undefined)
+    assert.equal(wrong.json().board, undefined)
+    assert.equal(wrong.json().actions, undefined)
+    const refused = await signIn(email, password, '?include=users')
+    assert.equal(refused.statusCode, 422)
+    assert.equal(refused.cookies.length, 0, 'no session begun')
+    const plain = await signIn(email, password, '')
+    assert.deepEqual(Object.keys(plain.json()).sort(), ['access_token', 'expires_in', 'token_type'])
+  })
+
+  it('gives a user who must choose a new password only the profile with a sign-in', async () => {
+    const user = await createUser(t, { forcePasswordReset: true })
+    const res = await signIn(user.email, user.password, '?include=me,board,actions')
+    assert.equal(res.statusCode, 200, res.body)
+    const body = res.json()
+    assert.equal(body.me.force_password_reset, true)
+    assert.equal(body.board, undefined)
+    assert.equal(body.actions, undefined)
   })
 
   it('answers 401 for a missing session whatever is asked for, with nothing of anyone’s', async () => {

@@ -9,7 +9,6 @@ import {
   RefreshQuery,
   RefreshResponse,
   SessionInfo,
-  TokenResponse,
   type RefreshInclude,
   type TokenResponse as Tokens,
 } from '@stake/contract'
@@ -74,10 +73,12 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
         schema: {
           operationId: 'login',
           tags: ['auth'],
-          summary: 'Sign in with email and password (form-encoded)',
+          summary:
+            'Sign in with email and password (form-encoded); ?include=me,board,actions adds the first screen’s data',
           consumes: ['application/x-www-form-urlencoded'],
+          querystring: RefreshQuery,
           body: LoginForm,
-          response: { 200: TokenResponse, 403: ErrorBody, 429: ErrorBody },
+          response: { 200: RefreshResponse, 403: ErrorBody, 429: ErrorBody },
         },
         preValidation: async (request) => {
           if (isCrossSite(request, ctx.config.corsOrigins)) {
@@ -104,7 +105,10 @@ export default async function authRoutes(app: FastifyTypebox, ctx: AppContext) {
           { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
           { shared: shared_computer === true },
         )
-        return send(reply, issued)
+        const tokens = send(reply, issued)
+        const include = request.query.include
+        if (!include) return tokens
+        return withFirstScreen(login, request, reply, tokens, new Set(include.split(',') as RefreshInclude[]))
       },
     )
   })
