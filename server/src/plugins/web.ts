@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
+import { negotiate } from '@fastify/accept-negotiator'
 import compress from '@fastify/compress'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 
 interface WebOptions {
@@ -29,8 +30,26 @@ const FILE_LIKE = /^\/assets\/|\.[A-Za-z0-9]+$/
 /** A page rendered at build time, in one language (web/scripts/prerender.mjs): `<name>.<language>.html`. */
 const PRERENDERED = /^([a-z][a-z-]*)\.([a-z]{2})\.html$/
 
+/** The encodings web/scripts/precompress.mjs writes beside each compressible file, by preference, and their files' endings. */
+const PRECOMPRESSED = { br: '.br', gzip: '.gz' } as const
+type Encoding = keyof typeof PRECOMPRESSED
+
+/** A page of the built client: its bytes, and the same bytes compressed at build time where the build wrote them. */
+interface Page {
+  identity: Buffer
+  encoded: Partial<Record<Encoding, Buffer>>
+}
+
+function readPage(file: string): Page {
+  const encoded: Page['encoded'] = {}
+  for (const [encoding, ending] of Object.entries(PRECOMPRESSED) as [Encoding, string][]) {
+    if (fs.existsSync(file + ending)) encoded[encoding] = fs.readFileSync(file + ending)
+  }
+  return { identity: fs.readFileSync(file), encoded }
+}
+
 /** The client routes rendered at build time: route → language → page; the first language found for a route is its default. */
-type Prerendered = Map<string, Map<string, Buffer>>
+type Prerendered = Map<string, Map<string, Page>>
 
 function readPrerendered(dist: string): Prerendered {
   const pages: Prerendered = new Map()
@@ -38,11 +57,26 @@ function readPrerendered(dist: string): Prerendered {
     const match = PRERENDERED.exec(file)
     if (!match) continue
     const route = `/${match[1]}`
-    const byLanguage = pages.get(route) ?? new Map<string, Buffer>()
-    byLanguage.set(match[2]!, fs.readFileSync(path.join(dist, file)))
+    const byLanguage = pages.get(route) ?? new Map<string, Page>()
+    byLanguage.set(match[2]!, readPage(path.join(dist, file)))
     pages.set(route, byLanguage)
   }
   return pages
+}
+
+/**
+ * A page in the best encoding the browser accepts, compressed at build time:
+ * the sign-in page is 27 KB as written and 6 KB in Brotli, a round trip less
+ * on a phone's first visit. The global compression does not reach the
+ * not-found handler that answers client routes.
+ */
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: Page, vary: string[]) {
+  const accepted = request.headers['accept-encoding']
+  const offered = (Object.keys(PRECOMPRESSED) as Encoding[]).filter((e) => page.encoded[e])
+  const encoding = accepted && offered.length > 0 ? (negotiate(accepted, offered) as Encoding | undefined) : undefined
+  reply.header('Vary', [...vary, 'Accept-Encoding'].join(', '))
+  if (!encoding) return reply.send(page.identity)
+  return reply.header('Content-Encoding', encoding).send(page.encoded[encoding])
 }
 
 /**
@@ -80,7 +114,7 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
   })
 
   const dist = options.webDist && fs.existsSync(path.join(options.webDist, 'index.html')) ? options.webDist : null
-  const indexHtml = dist ? fs.readFileSync(path.join(dist, 'index.html')) : null
+  const indexHtml = dist ? readPage(path.join(dist, 'index.html')) : null
   const prerendered = dist ? readPrerendered(dist) : new Map()
   if (dist) {
     await app.register(async (files) => {
@@ -117,10 +151,11 @@ async function web(app: FastifyInstance, options: WebOptions): Promise<void> {
       // load so a new build's asset names are picked up at once.
       reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache')
       const byLanguage = prerendered.get(pathname)
-      if (!byLanguage) return reply.send(indexHtml)
+      if (!byLanguage) return sendPage(request, reply, indexHtml, [])
       // A page painted from its HTML, in the browser's language: caches keep one copy per language.
       const language = pickLanguage(request.headers['accept-language'], new Set(byLanguage.keys()))
-      return reply.header('Vary', 'Accept-Language').header('Content-Language', language).send(byLanguage.get(language))
+      reply.header('Content-Language', language)
+      return sendPage(request, reply, byLanguage.get(language)!, ['Accept-Language'])
     }
     return reply.status(404).send({ detail: 'Not found', code: 'not_found' })
   })

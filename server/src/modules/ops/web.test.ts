@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import zlib from 'node:zlib'
 import { describe, it } from 'node:test'
 import { useWebApp } from '../../test/web-dist.ts'
 
@@ -72,5 +73,57 @@ describe('serving a page rendered at build time', () => {
       assert.doesNotMatch(res.body, /<form>/, url)
       assert.equal(res.headers['content-language'], undefined, url)
     }
+  })
+})
+
+describe('serving a page compressed at build time', () => {
+  // As web/scripts/precompress.mjs leaves them: each page with its .br and .gz beside it.
+  const page = (lang: string) =>
+    `<!doctype html><html lang="${lang}"><div id="root"><form>${'Sign in '.repeat(400)}</form></div>`
+  const index = `<!doctype html><title>Stake</title><div id="root"></div>${'<link rel="modulepreload">'.repeat(100)}`
+  const withEncodings = (name: string, text: string) => ({
+    [name]: text,
+    [`${name}.br`]: zlib.brotliCompressSync(text),
+    [`${name}.gz`]: zlib.gzipSync(text),
+  })
+  const t = useWebApp({ ...withEncodings('index.html', index), ...withEncodings('signin.en.html', page('en')) })
+  const get = (url: string, encoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } })
+
+  it('sends the Brotli or gzip file the build wrote, as the browser accepts, and says the answer varies with it', async () => {
+    for (const [url, text] of [
+      ['/signin', page('en')],
+      ['/board', index],
+    ] as const) {
+      const br = await get(url, 'gzip, deflate, br, zstd')
+      assert.equal(br.statusCode, 200, url)
+      assert.equal(br.headers['content-encoding'], 'br', url)
+      assert.match(String(br.headers['content-type']), /text\/html/, url)
+      assert.equal(br.headers['cache-control'], 'no-cache')
+      assert.ok(br.rawPayload.length < text.length / 4, `${url}: ${br.rawPayload.length} bytes of ${text.length}`)
+      assert.equal(zlib.brotliDecompressSync(br.rawPayload).toString(), text)
+      assert.match(String(br.headers.vary), /accept-encoding/i)
+
+      const gz = await get(url, 'gzip')
+      assert.equal(gz.headers['content-encoding'], 'gzip', url)
+      assert.equal(zlib.gunzipSync(gz.rawPayload).toString(), text)
+
+      for (const header of [undefined, 'identity', 'br;q=0, gzip;q=0', 'compress']) {
+        const plain = await get(url, header)
+        assert.equal(plain.statusCode, 200, `${url} ${header}`)
+        assert.equal(plain.headers['content-encoding'], undefined, `${url} ${header}`)
+        assert.equal(plain.body, text, `${url} ${header}`)
+      }
+    }
+    const signIn = await get('/signin', 'br')
+    assert.match(String(signIn.headers.vary), /accept-language/i, 'the language still decides the page')
+    assert.equal(signIn.headers['content-language'], 'en')
+  })
+
+  it('answers HEAD with the headers alone', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/signin', headers: { 'accept-encoding': 'br' } })
+    assert.equal(head.statusCode, 200)
+    assert.equal(head.headers['content-encoding'], 'br')
+    assert.equal(head.rawPayload.length, 0)
   })
 })
