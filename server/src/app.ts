@@ -28,7 +28,7 @@ import errorsPlugin, { frameworkError } from './plugins/errors.ts'
 import { coerceStrictly } from './strict-input.ts'
 import webPlugin from './plugins/web.ts'
 import lifecyclePlugin, { connectionLimits } from './plugins/lifecycle.ts'
-import { buildSerializer } from './serializer.ts'
+import { schemaCompilers } from './schema-compilers.ts'
 import { registerSubscribers } from './subscribers.ts'
 
 export interface AppDeps {
@@ -141,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
   const clock = deps.clock ?? systemClock
   registerSubscribers()
 
+  const compilers = schemaCompilers()
   const app = Fastify({
     logger: deps.logger ? { ...deps.logger, redact: REDACT } : false,
     // Fastify's own two lines per request are replaced by one (onResponse below).
@@ -161,8 +162,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyTypebox> {
     // A "__proto__" or "constructor" key is an ignored unknown property, not a decode error (S1).
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
-    schemaController: { compilersFactory: { buildSerializer } },
+    // Each route's validators and serializers are compiled on its first use (schema-compilers.ts).
+    schemaController: { compilersFactory: compilers.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>()
+  compilers.adopt(app)
 
   const secret = await resolveJwtSecret(db, config.jwtSecret)
   // A stake still run by the environment variables (the first one, until its
