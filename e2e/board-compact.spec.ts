@@ -103,3 +103,66 @@ for (const size of [DESKTOP, PHONE]) {
     await page.context().close()
   })
 }
+
+test('phone: the setup checklist coming in late never hides the cards already on screen', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const ward = await createWard(admin, unique('Lista '))
+  await admin.req('POST', '/api/calling-kanban/proposals', {
+    fname: unique('Tarjeta'),
+    lname: 'Visible',
+    spouse_name: null,
+    proposed_calling: 'Sunday School Teacher',
+    ward_id: ward.id,
+  })
+  const context = await browser.newContext({ viewport: PHONE })
+  // Counts each time cards that were on screen are hidden again (a Suspense fallback taking the page back).
+  await context.addInitScript(() => {
+    const probe = window as unknown as { cardsShown: boolean; cardsHidden: number }
+    probe.cardsShown = false
+    probe.cardsHidden = 0
+    const check = () => {
+      const shown = [...document.querySelectorAll('.pcard')].some((card) => card.checkVisibility())
+      if (shown) probe.cardsShown = true
+      else if (probe.cardsShown) {
+        probe.cardsShown = false
+        probe.cardsHidden += 1
+      }
+    }
+    new MutationObserver(check).observe(document, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['style', 'hidden', 'class'],
+    })
+  })
+  const page = await context.newPage()
+  // The checklist shows (the stake's own settings never saved), and its stake form's texts arrive late.
+  await page.route(/\/api\/stake\/?$/, async (route) => {
+    const res = await route.fetch()
+    await route.fulfill({ response: res, json: { ...(await res.json()), settings_saved: false } })
+  })
+  await page.route('**/assets/stake-*.js', async (route) => {
+    const res = await route.fetch()
+    const body = await res.text()
+    if (body.includes('These settings apply to everyone in the stake.')) await new Promise((r) => setTimeout(r, 1_500))
+    await route.fulfill({ response: res, body })
+  })
+  const hidden = () => page.evaluate(() => (window as unknown as { cardsHidden: number }).cardsHidden)
+
+  await page.goto('/signin')
+  await page.getByLabel('Email').fill(ADMIN_EMAIL)
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByTestId('setup-checklist')).toBeVisible()
+  await expect(page.locator('.pcard').first()).toBeVisible()
+  expect(await hidden()).toBe(0)
+
+  await page.reload()
+  await expect(page.getByTestId('setup-checklist')).toBeVisible()
+  await expect(page.locator('.pcard').first()).toBeVisible()
+  expect(await hidden()).toBe(0)
+  await context.close()
+})

@@ -1,3 +1,4 @@
+import { Suspense } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { Board, Stage } from '../../api/types'
@@ -36,7 +37,10 @@ export function BoardTop({
         }
       />
       <div className="board-strips">
-        <SetupChecklist me={me} board={board} />
+        {/* Its stake form's texts load when it first shows: until then it waits alone, never hiding the board. */}
+        <Suspense fallback={null}>
+          <SetupChecklist me={me} board={board} />
+        </Suspense>
         <NeedsMe wards={wards.data} votes={votes} userId={me.id} onShow={onShow} />
       </div>
     </>
