@@ -47,8 +47,8 @@ export type Me = Static<typeof Me>
  * What a sign-in or a refresh may carry besides the token
  * (`?include=me,board,actions`): the first screen's data, each exactly the
  * answer of its own route, so a sign-in or a page reload reaches its first
- * screen in one round trip. A part the caller may
- * not read (the board while a new password is required) is left out.
+ * screen in one round trip. A part the caller may not read (the board and the
+ * queue while a new password is required) is left out.
  */
 export const REFRESH_INCLUDES = ['me', 'board', 'actions'] as const
 export type RefreshInclude = (typeof REFRESH_INCLUDES)[number]
