@@ -245,3 +245,48 @@ test('two quick moves of one card: the second waits for the first, with no false
   expect(stored.stage).toBe('record')
   await mp.context().close()
 })
+
+test('a card dropped on the closed column stays there when the column’s first page was asked before the move ended', async ({
+  browser,
+  request,
+}) => {
+  const admin = await adminApi(request)
+  const ward = await createWard(admin, unique('Cierre '))
+  let p = await admin.req('POST', '/api/calling-kanban/proposals', {
+    fname: unique('Cora'),
+    lname: 'Closing',
+    spouse_name: null,
+    proposed_calling: 'Librarian',
+    ward_id: ward.id,
+    is_release: true,
+  })
+  while (p.stage !== 'record') {
+    p = await admin.req('POST', `/api/calling-kanban/proposals/${p.id}/advance?from_stage=${p.stage}`)
+  }
+  const mp = await signInPage(browser, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })
+  // The closed column's page is read at once but answered late: the first one is read before the move is saved.
+  await mp.route(/\/api\/calling-kanban\/board\/closed\b/, async (route) => {
+    const res = await route.fetch()
+    await new Promise((r) => setTimeout(r, 1_500))
+    await route.fulfill({ response: res })
+  })
+  const cardIn = (stage: string) => column(mp, stage).getByTestId(`card-${p.id}`)
+  await expect(cardIn('record')).toBeVisible()
+  await cardIn('record')
+    .getByRole('button', { name: /^Drag / })
+    .focus()
+  await mp.keyboard.press('Space')
+  await mp.keyboard.press('ArrowRight')
+  await expect(column(mp, 'done')).toHaveClass(/column-over/)
+  const pages: string[] = []
+  mp.on('requestfinished', (r) => {
+    if (r.url().includes('/board/closed')) pages.push(r.url())
+  })
+  await mp.keyboard.press('Space')
+  await expect(cardIn('done')).toBeVisible()
+  // Once every page asked for has come, the card is still in the closed column.
+  await expect.poll(() => pages.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2)
+  await mp.waitForTimeout(500)
+  await expect(cardIn('done')).toBeVisible()
+  await mp.context().close()
+})

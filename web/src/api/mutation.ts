@@ -22,10 +22,19 @@ export function useChange<R, V = void, Ctx = unknown>(
     ...rest,
     onSettled: async (...args) => {
       const [, , vars] = args
-      await Promise.all([
-        ...invalidates(vars).map((queryKey) => qc.invalidateQueries({ queryKey })),
-        onSettled?.(...args),
-      ])
+      const keys = invalidates(vars)
+      // A first load still under way was asked before this change ended (the closed column opened by the
+      // very drop that closes a card): an invalidation would join it and keep its stale answer, so it is
+      // stopped and asked again.
+      await Promise.all(
+        keys.map((queryKey) =>
+          qc.cancelQueries({
+            queryKey,
+            predicate: (q) => q.state.data === undefined && q.state.fetchStatus === 'fetching',
+          }),
+        ),
+      )
+      await Promise.all([...keys.map((queryKey) => qc.invalidateQueries({ queryKey })), onSettled?.(...args)])
     },
   })
 }
