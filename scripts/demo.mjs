@@ -35,7 +35,8 @@ const demo = JSON.parse(made.stdout.trim().split('\n').pop())
 const { describeDemo } = await import(path.join(root, 'server/dist/demo/demo.describe.js'))
 
 // The demo stake answers the anonymous pages (its public page, the wards list).
-const server = spawn(node, [...compiled, '--max-semi-space-size=8', path.join(root, 'server/dist/main.js')], {
+const memory = `--env-file=${path.join(root, 'server/node-memory.env')}`
+const server = spawn(node, [memory, ...compiled, path.join(root, 'server/dist/main.js')], {
   cwd: root,
   env: { ...env, DEFAULT_STAKE_ID: String(demo.stake_id) },
   stdio: 'inherit',

@@ -59,7 +59,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
   const baseUrl = `http://127.0.0.1:${port}`
   fs.mkdirSync(DATA_DIR, { recursive: true })
   const started = performance.now()
-  const child: ChildProcess = spawn(process.execPath, [...COMPILED.args, COMPILED.main], {
+  const child: ChildProcess = spawn(process.execPath, [...COMPILED.serverArgs, COMPILED.main], {
     // Run from the cache directory so that no developer's .env is read.
     cwd: DATA_DIR,
     env: {

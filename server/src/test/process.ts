@@ -5,13 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../main.ts')
+/** V8's memory settings of every start of the compiled server (NODE_OPTIONS, read with `node --env-file`). */
+export const NODE_MEMORY_ENV = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node-memory.env')
+const PLAIN_NODE = ['--no-experimental-strip-types', '--conditions=stake-compiled']
 /**
- * The compiled server as `npm start` runs it: plain node, TypeScript refused
- * outright, V8's young generation capped at 8 MB a semi-space (memory at
- * ready and under load; docs/performance.md).
+ * The compiled code as `npm start` and `npm run cli` run it: plain node,
+ * TypeScript refused outright; the server with V8's memory settings too.
  */
 export const COMPILED = {
-  args: ['--no-experimental-strip-types', '--max-semi-space-size=8', '--conditions=stake-compiled'],
+  args: PLAIN_NODE,
+  serverArgs: [`--env-file=${NODE_MEMORY_ENV}`, ...PLAIN_NODE],
   main: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js'),
   cli: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js'),
 }
@@ -44,7 +47,7 @@ export async function spawnServer(
   options: { compiled?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort()
-  const args = options.compiled ? [...COMPILED.args, COMPILED.main] : ['--import', 'tsx', main]
+  const args = options.compiled ? [...COMPILED.serverArgs, COMPILED.main] : ['--import', 'tsx', main]
   const child = spawn(process.execPath, args, {
     // One process unless a test asks for a cluster: exit codes and outputs are the process's own.
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), WORKERS: '1', ...env },
