@@ -2,6 +2,8 @@ import { Type, type Static } from 'typebox'
 import { Actions } from './actions.ts'
 import { Id, PermissionName, Timestamp } from './common.ts'
 import { CompactBoard } from './proposals.ts'
+import { Stake, StakeSetup } from './stakes.ts'
+import { Ward } from './wards.ts'
 import { User } from './users.ts'
 
 export { SHARED_SESSION_IDLE_SECONDS } from './sessions.ts'
@@ -45,12 +47,13 @@ export type Me = Static<typeof Me>
 
 /**
  * What a sign-in or a refresh may carry besides the token
- * (`?include=me,board,actions`): the first screen's data, each exactly the
- * answer of its own route, so a sign-in or a page reload reaches its first
- * screen in one round trip. A part the caller may not read (the board and the
- * queue while a new password is required) is left out.
+ * (`?include=me,board,actions,wards,stake,setup`): the first screen's data, each
+ * exactly the answer of its own route, so a sign-in or a page reload reaches
+ * its first screen in one round trip. A part the caller may not read (the
+ * board and the queue while a new password is required, the first-run list's
+ * steps without the permissions they need) is left out.
  */
-export const REFRESH_INCLUDES = ['me', 'board', 'actions'] as const
+export const REFRESH_INCLUDES = ['me', 'board', 'actions', 'wards', 'stake', 'setup'] as const
 export type RefreshInclude = (typeof REFRESH_INCLUDES)[number]
 
 export const RefreshQuery = Type.Object({
@@ -59,7 +62,7 @@ export const RefreshQuery = Type.Object({
       pattern: `^(${REFRESH_INCLUDES.join('|')})(,(${REFRESH_INCLUDES.join('|')}))*$`,
       maxLength: 64,
       description:
-        'Comma list of `me` (the answer of GET /auth/me), `board` (GET /calling-kanban/board/compact, with its ETag in `board_etag`) and `actions` (GET /actions), sent with the new token.',
+        'Comma list of `me` (the answer of GET /auth/me), `board` (GET /calling-kanban/board/compact, with its ETag in `board_etag`), `actions` (GET /actions), `wards` (GET /wards), `stake` (GET /stake) and `setup` (GET /stake/setup), sent with the new token.',
     }),
   ),
 })
@@ -71,6 +74,9 @@ export const RefreshResponse = Type.Object({
   board: Type.Optional(CompactBoard),
   board_etag: Type.Optional(Type.String()),
   actions: Type.Optional(Actions),
+  wards: Type.Optional(Type.Array(Ward)),
+  stake: Type.Optional(Stake),
+  setup: Type.Optional(StakeSetup),
 })
 export type RefreshResponse = Static<typeof RefreshResponse>
 

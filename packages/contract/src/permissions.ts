@@ -12,3 +12,11 @@ export const PERMISSIONS = [
   'proposals.manage',
 ] as const
 export type Permission = (typeof PERMISSIONS)[number]
+
+/** The permissions a new stake's first steps need: only someone who holds them all is shown the steps (GET /stake/setup). */
+export const SETUP_PERMISSIONS: readonly Permission[] = [
+  'wards.manage',
+  'callings.manage',
+  'users.manage',
+  'proposals.submit',
+]

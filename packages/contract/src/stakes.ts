@@ -48,3 +48,20 @@ export const StakeSignup = Type.Object({
   password: Password,
 })
 export type StakeSignup = Static<typeof StakeSignup>
+
+/**
+ * GET /stake/setup (holders of the four permissions the steps need): which of
+ * a new stake's first steps are done, each decided from the data itself —
+ * the settings saved; every ward with a bishop (and at least one ward); the
+ * presidency and high-council seats a proposal's approvals need filled;
+ * someone besides the caller invited or signed in with a password of their
+ * own; a proposal the caller can see. The board's first-run list.
+ */
+export const StakeSetup = Type.Object({
+  stake: Type.Boolean(),
+  wards: Type.Boolean(),
+  seats: Type.Boolean(),
+  users: Type.Boolean(),
+  proposal: Type.Boolean(),
+})
+export type StakeSetup = Static<typeof StakeSetup>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { useTestApp } from '../../test/harness.ts'
-import { createUser, injectAs, signedIn } from '../../test/factories.ts'
+import { ALL_PERMISSIONS, createUser, injectAs, signedIn } from '../../test/factories.ts'
 import { submit, tracker, type Tracker } from '../../test/proposals.fixtures.ts'
 
 /** A refresh or a sign-in that carries the first screen's data (`?include=me,board,actions`): each part is its own route's answer. */
@@ -70,6 +70,26 @@ describe('refresh with the first screen (include)', () => {
     assert.equal(body.board, undefined)
     assert.equal(body.board_etag, undefined)
     assert.equal(body.actions, undefined)
+  })
+
+  it("carries the wards, the stake and, for whoever may take them, the first-run list's steps, as GET /wards, GET /stake and GET /stake/setup answer", async () => {
+    const admin = await signedIn(t, { permissions: ALL_PERMISSIONS })
+    const body = (await refresh(admin.refresh, '?include=me,board,actions,wards,stake,setup')).json()
+    const as = injectAs(t, body.access_token)
+    assert.ok(
+      body.wards.some(
+        (w: { id: number; bishop_id: number | null }) => w.id === people.ward && w.bishop_id === people.bishop.user.id,
+      ),
+    )
+    assert.deepEqual(body.wards, (await as('GET', '/api/wards')).json())
+    assert.deepEqual(body.stake, (await as('GET', '/api/stake')).json())
+    assert.deepEqual(body.setup, (await as('GET', '/api/stake/setup')).json())
+    assert.equal(typeof body.setup.wards, 'boolean')
+
+    const plain = await signedIn(t)
+    const theirs = (await refresh(plain.refresh, '?include=stake,setup')).json()
+    assert.deepEqual(theirs.stake, body.stake)
+    assert.equal(theirs.setup, undefined, 'not theirs to take: left out, not a failed refresh')
   })
 
   it('answers the plain token without include, and refuses an unknown part before rotating anything', async () => {

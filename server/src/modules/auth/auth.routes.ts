@@ -213,6 +213,9 @@ const FIRST_SCREEN: Record<RefreshInclude, string> = {
   me: `${API_BASE}${ROUTE_PREFIXES.auth}/me`,
   board: `${API_BASE}${ROUTE_PREFIXES.callingKanban}/board/compact`,
   actions: `${API_BASE}${ROUTE_PREFIXES.actions}`,
+  wards: `${API_BASE}${ROUTE_PREFIXES.wards}/`,
+  stake: `${API_BASE}${ROUTE_PREFIXES.stake}`,
+  setup: `${API_BASE}${ROUTE_PREFIXES.stake}/setup`,
 }
 
 /**

@@ -1,8 +1,9 @@
-import { ErrorBody, Stake, StakeBody } from '@stake/contract'
+import { ErrorBody, Stake, StakeBody, StakeSetup } from '@stake/contract'
 import type { AppContext } from '../../context.ts'
 import type { FastifyTypebox } from '../../http.ts'
 import { requireActor } from '../../plugins/auth.ts'
 import { StakeSettingsService } from './stakes.settings.ts'
+import { stakeSetup } from './stakes.setup.ts'
 
 const tags = ['stake']
 
@@ -21,6 +22,20 @@ export default async function stakeRoutes(app: FastifyTypebox, ctx: AppContext) 
       },
     },
     async () => service.get(),
+  )
+
+  app.get(
+    '/setup',
+    {
+      schema: {
+        operationId: 'getStakeSetup',
+        tags,
+        summary:
+          "Which of the stake's first steps are done (holders of wards.manage, callings.manage, users.manage and proposals.submit)",
+        response: { 200: StakeSetup, 403: ErrorBody },
+      },
+    },
+    async (request) => stakeSetup(ctx, requireActor(request)),
   )
 
   app.put(
