@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { adminApi, ADMIN_EMAIL, ADMIN_PASSWORD, createWard, unique } from './api'
+import { serveSetup } from './first-run'
 
 /**
  * The board as big as what people look at (docs/api-reference.md §7): the closed column is a
@@ -65,7 +66,7 @@ for (const size of [DESKTOP, PHONE]) {
 
 for (const size of [DESKTOP, PHONE]) {
   const phone = size === PHONE
-  test(`${phone ? 'phone' : 'desktop'}: a sign-in and a reload reach the board in one request: its answer carries the profile, the board and the queue`, async ({
+  test(`${phone ? 'phone' : 'desktop'}: a sign-in and a reload reach the board in one request: its answer carries the profile, the board, the queue, the wards and the stake`, async ({
     browser,
     request,
   }) => {
@@ -76,7 +77,7 @@ for (const size of [DESKTOP, PHONE]) {
       const url = new URL(r.url())
       if (url.pathname.startsWith('/api/')) asked.push(url.pathname + url.search)
     })
-    const firstScreen = /^\/api\/(auth\/me|calling-kanban\/board|actions)\b/
+    const firstScreen = /^\/api\/(auth\/me|calling-kanban\/board|actions|wards|stake)\b/
     // The sign-in's answer carries them too.
     await page.goto('/signin')
     await page.getByLabel('Email').fill(ADMIN_EMAIL)
@@ -85,7 +86,7 @@ for (const size of [DESKTOP, PHONE]) {
     await expect(page.locator('.board section[data-stage]').first()).toBeVisible()
     const signedIn = asked.splice(0)
     expect(signedIn.filter((u) => u.startsWith('/api/auth/login'))).toEqual([
-      '/api/auth/login?include=me%2Cboard%2Cactions',
+      '/api/auth/login?include=me%2Cboard%2Cactions%2Cwards%2Cstake%2Csetup',
     ])
     expect(signedIn.filter((u) => firstScreen.test(u))).toEqual([])
 
@@ -94,75 +95,108 @@ for (const size of [DESKTOP, PHONE]) {
     await expect(page.locator('.board section[data-stage]').first()).toBeVisible()
     const beforeCards = [...asked]
     expect(beforeCards.filter((u) => u.startsWith('/api/auth/refresh'))).toEqual([
-      '/api/auth/refresh?include=me,board,actions',
+      '/api/auth/refresh?include=me,board,actions,wards,stake,setup',
     ])
     expect(
       beforeCards.filter((u) => firstScreen.test(u)),
-      'the profile, the board and the queue come with the refresh',
+      'the profile, the board, the queue, the wards and the stake come with the refresh',
     ).toEqual([])
     await page.context().close()
   })
 }
 
-test('phone: the setup checklist coming in late never hides the cards already on screen', async ({
-  browser,
-  request,
-}) => {
-  const admin = await adminApi(request)
-  const ward = await createWard(admin, unique('Lista '))
-  await admin.req('POST', '/api/calling-kanban/proposals', {
-    fname: unique('Tarjeta'),
-    lname: 'Visible',
-    spouse_name: null,
-    proposed_calling: 'Sunday School Teacher',
-    ward_id: ward.id,
-  })
-  const context = await browser.newContext({ viewport: PHONE })
-  // Counts each time cards that were on screen are hidden again (a Suspense fallback taking the page back).
-  await context.addInitScript(() => {
-    const probe = window as unknown as { cardsShown: boolean; cardsHidden: number }
-    probe.cardsShown = false
-    probe.cardsHidden = 0
-    const check = () => {
-      const shown = [...document.querySelectorAll('.pcard')].some((card) => card.checkVisibility())
-      if (shown) probe.cardsShown = true
-      else if (probe.cardsShown) {
-        probe.cardsShown = false
-        probe.cardsHidden += 1
-      }
-    }
-    new MutationObserver(check).observe(document, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['style', 'hidden', 'class'],
+for (const size of [DESKTOP, PHONE]) {
+  test(`${size === PHONE ? 'phone' : 'desktop'}: the first-run list comes with the cards, its stake form included: nothing pushes the board down or hides it`, async ({
+    browser,
+    request,
+  }) => {
+    const admin = await adminApi(request)
+    const ward = await createWard(admin, unique('Lista '))
+    await admin.req('POST', '/api/calling-kanban/proposals', {
+      fname: unique('Tarjeta'),
+      lname: 'Visible',
+      spouse_name: null,
+      proposed_calling: 'Sunday School Teacher',
+      ward_id: ward.id,
     })
-  })
-  const page = await context.newPage()
-  // The checklist shows (the stake's own settings never saved), and its stake form's texts arrive late.
-  await page.route(/\/api\/stake\/?$/, async (route) => {
-    const res = await route.fetch()
-    await route.fulfill({ response: res, json: { ...(await res.json()), settings_saved: false } })
-  })
-  await page.route('**/assets/stake-*.js', async (route) => {
-    const res = await route.fetch()
-    const body = await res.text()
-    if (body.includes('These settings apply to everyone in the stake.')) await new Promise((r) => setTimeout(r, 1_500))
-    await route.fulfill({ response: res, body })
-  })
-  const hidden = () => page.evaluate(() => (window as unknown as { cardsHidden: number }).cardsHidden)
+    const context = await browser.newContext({ viewport: size })
+    // At the first moment a card shows: was the list there, with its form, and where was the card? Then
+    // each time cards that were on screen are hidden again (a Suspense fallback taking the page back).
+    await context.addInitScript(() => {
+      const probe = window as unknown as {
+        first: { list: boolean; form: boolean; id: string; top: number } | null
+        cardsShown: boolean
+        cardsHidden: number
+      }
+      probe.first = null
+      probe.cardsShown = false
+      probe.cardsHidden = 0
+      const check = () => {
+        const card = [...document.querySelectorAll<HTMLElement>('.pcard')].find((c) => c.checkVisibility())
+        if (card && !probe.first) {
+          const list = document.querySelector('[data-testid="setup-checklist"]')
+          probe.first = {
+            list: list !== null,
+            form: list?.querySelector('[data-step="stake"] input') != null,
+            id: card.dataset.testid ?? '',
+            top: card.getBoundingClientRect().top + window.scrollY,
+          }
+        }
+        if (card) probe.cardsShown = true
+        else if (probe.cardsShown) {
+          probe.cardsShown = false
+          probe.cardsHidden += 1
+        }
+      }
+      new MutationObserver(check).observe(document, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['style', 'hidden', 'class'],
+      })
+    })
+    const page = await context.newPage()
+    // A stake whose first steps are all still to take: the list shows open, with the stake's form.
+    await serveSetup(page, { stake: false, wards: false, seats: false, users: false, proposal: false })
+    // The form's texts arrive late.
+    await page.route('**/assets/stake-*.js', async (route) => {
+      const res = await route.fetch()
+      const body = await res.text()
+      if (body.includes('These settings apply to everyone in the stake.'))
+        await new Promise((r) => setTimeout(r, 1_500))
+      await route.fulfill({ response: res, body })
+    })
+    const probe = () =>
+      page.evaluate(() => {
+        const p = window as unknown as {
+          first: { list: boolean; form: boolean; id: string; top: number }
+          cardsHidden: number
+        }
+        const card = document.querySelector<HTMLElement>(`[data-testid="${p.first.id}"]`)
+        const top = card ? card.getBoundingClientRect().top + window.scrollY : null
+        return { ...p.first, moved: top === null ? null : Math.round(top - p.first.top), hidden: p.cardsHidden }
+      })
+    const settled = async () => {
+      await expect(page.getByTestId('setup-checklist').getByLabel('Stake name')).toBeVisible()
+      await expect(page.locator('.pcard').first()).toBeVisible()
+      // Whatever the list would still have asked for has come.
+      await page.waitForLoadState('networkidle')
+      const seen = await probe()
+      expect({ list: seen.list, form: seen.form, moved: seen.moved, hidden: seen.hidden }).toEqual({
+        list: true,
+        form: true,
+        moved: 0,
+        hidden: 0,
+      })
+    }
 
-  await page.goto('/signin')
-  await page.getByLabel('Email').fill(ADMIN_EMAIL)
-  await page.getByLabel('Password').fill(ADMIN_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByTestId('setup-checklist')).toBeVisible()
-  await expect(page.locator('.pcard').first()).toBeVisible()
-  expect(await hidden()).toBe(0)
-
-  await page.reload()
-  await expect(page.getByTestId('setup-checklist')).toBeVisible()
-  await expect(page.locator('.pcard').first()).toBeVisible()
-  expect(await hidden()).toBe(0)
-  await context.close()
-})
+    await page.goto('/signin')
+    await page.getByLabel('Email').fill(ADMIN_EMAIL)
+    await page.getByLabel('Password').fill(ADMIN_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await settled()
+    await page.reload()
+    await settled()
+    await context.close()
+  })
+}

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, test, type APIResponse, type Page, type Route } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import {
   adminApi,
   ADMIN_EMAIL,
@@ -14,6 +14,7 @@ import {
   type Account,
   type Api,
 } from './api'
+import { serveSetup, type SetupState } from './first-run'
 
 /**
  * The board: a "Needs me" view first, stages as tabs with counts
@@ -355,114 +356,19 @@ test('phone: the first tab is the one holding what awaits you, and it stays when
   await page.context().close()
 })
 
-/** The parts of the compact board the setup checklist reads. */
-interface CompactBoardShape {
-  voting: Record<'sp_approval' | 'hc_approval', { required: number; voters: number[] }>
-  people: { id: number; fname: string; lname: string }[]
-}
-
 test.describe('the setup checklist', () => {
   for (const size of [DESKTOP, PHONE]) {
-    test(`${size === PHONE ? 'phone' : 'desktop'}: ticks off each step from the data and disappears when all are done; dismissal is remembered`, async ({
+    test(`${size === PHONE ? 'phone' : 'desktop'}: ticks off each step the server counts done and disappears when all are; dismissal is remembered`, async ({
       browser,
       request,
     }) => {
       await adminApi(request)
-      // The shared database holds other specs' data: the steps' data is served
-      // here, one step more complete each time, through the real endpoints' shapes.
-      const state = { stake: false, wards: false, seats: false, users: false, proposal: false }
+      // The steps are the server's to decide (its own tests walk each one through the data); here they are
+      // served one more done each time, as GET /stake/setup and the first screen's `setup` part.
+      const state: SetupState = { stake: false, wards: false, seats: false, users: false, proposal: false }
       const context = await browser.newContext({ viewport: size })
       const page = await context.newPage()
-      const safe = (handler: (route: Route, res: APIResponse) => Promise<void>) => async (route: Route) => {
-        // A reload may drop a response still being rewritten: nothing to do then.
-        await (async () => {
-          const res = await route.fetch()
-          // An answer that is not the data (a 401 of an expired access token,
-          // which the client refreshes and repeats) goes to the page as it came.
-          if (!res.ok()) return route.fulfill({ response: res })
-          return handler(route, res)
-        })().catch(() => undefined)
-      }
-      await page.route(
-        /\/api\/wards\/?$/,
-        safe(async (route: Route, res: APIResponse) => {
-          const wards = (await res.json()) as { bishop_id: number | null }[]
-          const some = wards.length > 0 ? wards : [{ id: 1, name: 'Setup ward', start_time: 600, bishop_id: null }]
-          const body = state.wards ? some.map((w) => ({ ...w, bishop_id: w.bishop_id ?? 1 })) : []
-          await route.fulfill({ response: res, json: body })
-        }),
-      )
-      // The compact board (docs/api-reference.md §7): voters by id, their names once in `people`.
-      const seatBoard = (board: CompactBoardShape) => {
-        const fill = (n: number) => (state.seats ? Array.from({ length: n }, (_, i) => i + 1) : [])
-        board.voting.sp_approval.voters = fill(board.voting.sp_approval.required)
-        board.voting.hc_approval.voters = fill(board.voting.hc_approval.required)
-        board.people = fill(Math.max(board.voting.sp_approval.required, board.voting.hc_approval.required)).map(
-          (id) => ({ id, fname: 'Seat', lname: 'Holder' }),
-        )
-        return board
-      }
-      await page.route(
-        /\/api\/calling-kanban\/board\/compact$/,
-        safe(async (route: Route, res: APIResponse) =>
-          route.fulfill({ response: res, json: seatBoard(await res.json()) }),
-        ),
-      )
-      // A reload's board comes with the page load's refresh (`include=me,board,actions`).
-      await page.route(
-        /\/api\/auth\/refresh\?include=/,
-        safe(async (route: Route, res: APIResponse) => {
-          const body = await res.json()
-          if (body.board) body.board = seatBoard(body.board)
-          await route.fulfill({ response: res, json: body })
-        }),
-      )
-      await page.route(
-        /\/api\/stake\/?$/,
-        safe(async (route: Route, res: APIResponse) => {
-          await route.fulfill({ response: res, json: { ...(await res.json()), settings_saved: state.stake } })
-        }),
-      )
-      // Someone else counts once invited or signed in with a password of their own.
-      await page.route(
-        /\/api\/users\/invitations$/,
-        safe(async (route: Route, res: APIResponse) => route.fulfill({ response: res, json: [] })),
-      )
-      await page.route(
-        /\/api\/users\/\?.*limit=200\b/,
-        safe(async (route: Route, res: APIResponse) => {
-          const someone = {
-            id: 999_999,
-            email: 'someone-else@example.com',
-            fname: 'Someone',
-            lname: 'Else',
-            active: true,
-            force_password_reset: false,
-            // Signed in with a password of their own: not a roster entry.
-            roster: false,
-            ward_id: null,
-            language: 'en',
-            created_at: '2026-01-01T00:00:00.000Z',
-            updated_at: '2026-01-01T00:00:00.000Z',
-          }
-          const json = state.users ? [someone] : []
-          await route.fulfill({
-            response: res,
-            json,
-            headers: { ...res.headers(), 'x-total-count': String(json.length) },
-          })
-        }),
-      )
-      await page.route(
-        /\/api\/calling-kanban\/proposals\?limit=1$/,
-        safe(async (route: Route, res: APIResponse) => {
-          await route.fulfill({
-            response: res,
-            json: [],
-            headers: { ...res.headers(), 'x-total-count': state.proposal ? '1' : '0' },
-          })
-        }),
-      )
+      await serveSetup(page, state)
       await page.goto('/signin')
       await page.getByLabel('Email').fill(ADMIN_EMAIL)
       await page.getByLabel('Password').fill(ADMIN_PASSWORD)

@@ -7,7 +7,7 @@ for (const size of [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
   { name: 'phone', viewport: { width: 390, height: 844 } },
 ]) {
-  test(`${size.name}: the checklist's first step asks for the stake's name and time zone, the browser's zone proposed`, async ({
+  test(`${size.name}: the checklist's first step asks for the stake's name and time zone, the browser's zone proposed; a step taken elsewhere is ticked back on the board`, async ({
     browser,
     request,
   }) => {
@@ -34,6 +34,21 @@ for (const size of [
     await expect(step).toHaveAttribute('data-done', 'true')
     await expect(step.getByLabel('Stake name')).toHaveCount(0)
     await expect(page.getByTestId('stake-name')).toHaveText(name)
+
+    // A step taken elsewhere shows as done back on the board, moments later.
+    const users = list.locator('[data-step="users"]')
+    await expect(users).toHaveAttribute('data-done', 'false')
+    await users.getByRole('link', { name: 'People who use the service' }).click()
+    await page.getByRole('button', { name: 'New user' }).click()
+    const form = page.getByRole('dialog')
+    await form.getByLabel('First name').fill('Nora')
+    await form.getByLabel('Last name').fill('Invited')
+    await form.getByLabel('Email').fill(`${unique('nora')}@example.com`)
+    await form.getByLabel('Send an invitation (they choose their own password)').check()
+    await form.getByRole('button', { name: 'Create user' }).click()
+    await form.getByRole('button', { name: 'Done' }).click()
+    await page.getByRole('link', { name: 'Board', exact: true }).first().click()
+    await expect(users).toHaveAttribute('data-done', 'true')
 
     const token = (
       await (

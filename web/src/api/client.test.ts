@@ -73,28 +73,39 @@ describe('api client', () => {
     assert.equal(calls.length, 2)
   })
 
-  it('asks the page load’s refresh for the profile, and the board and the queue when headed there; what it carried is taken once', async () => {
+  it('asks the page load’s refresh for the profile, and the board, the queue, the wards, the stake and its first steps when headed there; what it carried is taken once', async () => {
     const me = { id: 7, fname: 'Ada' }
     const board = { cards: [], people: [], voting: {}, closed: {} }
     const actions = { count: 0, items: [] }
+    const wards = [{ id: 1, name: 'Centro', start_time: 600, speaking_sunday: 1, bishop_id: null }]
+    const stake = { id: 1, name: 'Kauri', settings_saved: false }
+    const setup = { stake: false, wards: false, seats: false, users: false, proposal: false }
     install((url) =>
       url.includes('/auth/refresh')
         ? json(200, {
             access_token: 't',
-            ...(url.includes('board') ? { board, board_etag: 'W/"b"', actions } : {}),
+            ...(url.includes('board') ? { board, board_etag: 'W/"b"', actions, wards, stake, setup } : {}),
             me,
           })
         : json(404, {}),
     )
     startBootRefresh(true)
     assert.equal(await takeBootRefresh(), 't')
-    assert.equal(calls[0]!.url, '/api/auth/refresh?include=me,board,actions')
-    assert.deepEqual(takeFirstScreen(), { me, board, board_etag: 'W/"b"', actions })
+    assert.equal(calls[0]!.url, '/api/auth/refresh?include=me,board,actions,wards,stake,setup')
+    assert.deepEqual(takeFirstScreen(), { me, board, board_etag: 'W/"b"', actions, wards, stake, setup })
     assert.deepEqual(takeFirstScreen(), {}, 'taken once')
     startBootRefresh(false)
     assert.equal(await takeBootRefresh(), 't')
     assert.equal(calls[1]!.url, '/api/auth/refresh?include=me')
-    assert.deepEqual(takeFirstScreen(), { me, board: undefined, board_etag: undefined, actions: undefined })
+    assert.deepEqual(takeFirstScreen(), {
+      me,
+      board: undefined,
+      board_etag: undefined,
+      actions: undefined,
+      wards: undefined,
+      stake: undefined,
+      setup: undefined,
+    })
     assert.equal(await refreshAccessToken(), 't')
     assert.equal(calls[2]!.url, '/api/auth/refresh', 'any other refresh asks for the token alone')
     assert.deepEqual(takeFirstScreen(), {}, 'and carries nothing to take')

@@ -4,7 +4,7 @@ import { callingKeys } from './callings'
 import { useChange } from './mutation'
 import type { ImportPreview, ImportSummary } from './types'
 import { userKeys } from './users'
-import { wardKeys } from './wards'
+import { wardKeys } from './wardList'
 
 /** Query keys of LCR imports (docs/api-reference.md §15): one preview by id. */
 const importKeys = {

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient, type QueryKey, type UseMutationOptions } from '@tanstack/react-query'
+import { markSetupStale } from './stakeCache'
 
 /** What a page may add to a domain mutation: its own notices and state, never keys. */
 export type MutationCallbacks<R, V, Ctx = unknown> = Pick<
@@ -11,7 +12,8 @@ export type MutationCallbacks<R, V, Ctx = unknown> = Pick<
  * of the api/<domain>.ts modules). They are refetched when it settles,
  * success or failure (a failure may mean someone else changed the row), and
  * `mutateAsync` resolves after the refetch, so a form that awaits it shows
- * fresh data when it closes.
+ * fresh data when it closes. Every change also leaves the first-run steps
+ * to be asked again (markSetupStale).
  */
 export function useChange<R, V = void, Ctx = unknown>(
   options: UseMutationOptions<R, Error, V, Ctx> & { invalidates: (vars: V) => readonly QueryKey[] },
@@ -34,7 +36,11 @@ export function useChange<R, V = void, Ctx = unknown>(
           }),
         ),
       )
-      await Promise.all([...keys.map((queryKey) => qc.invalidateQueries({ queryKey })), onSettled?.(...args)])
+      await Promise.all([
+        ...keys.map((queryKey) => qc.invalidateQueries({ queryKey })),
+        markSetupStale(qc),
+        onSettled?.(...args),
+      ])
     },
   })
 }

@@ -78,16 +78,6 @@ export function useProposal(id: number) {
   })
 }
 
-/** How many proposals there are (one row; the total comes in X-Total-Count). */
-export function useProposalCount(enabled: boolean) {
-  const query = { limit: 1 }
-  return useQuery({
-    queryKey: proposalKeys.list(query),
-    queryFn: () => apiPage<Proposal>('/calling-kanban/proposals', { query }),
-    enabled,
-  })
-}
-
 export function useApprovals(id: number) {
   return useQuery({ queryKey: proposalKeys.approvals(id), queryFn: () => api<Vote[]>(path(id, '/approvals')) })
 }

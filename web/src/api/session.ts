@@ -115,7 +115,15 @@ export function refreshAccessToken(include: readonly RefreshInclude[] = []): Pro
         if (body.access_token) setSession({ access_token: body.access_token, idle_timeout: body.idle_timeout })
         else setAccessToken(null)
         if (include.length > 0)
-          firstScreen = { me: body.me, board: body.board, board_etag: body.board_etag, actions: body.actions }
+          firstScreen = {
+            me: body.me,
+            board: body.board,
+            board_etag: body.board_etag,
+            actions: body.actions,
+            wards: body.wards,
+            stake: body.stake,
+            setup: body.setup,
+          }
         return accessToken
       } catch {
         // Network failure: keep the session state unknown rather than signing
@@ -131,13 +139,20 @@ export function refreshAccessToken(include: readonly RefreshInclude[] = []): Pro
 
 let bootRefresh: Promise<string | null> | null = null
 
-/** What a sign-in or the page load's refresh asks to carry: the profile, and the board and the queue when headed there. */
+/**
+ * What a sign-in or the page load's refresh asks to carry: the profile, and when headed to the board the board,
+ * the queue, the wards (the cards' ward names, the ward filter), the stake and its first-run steps (left out by
+ * the server for whoever may not take them), so nothing arrives after the cards to change or push them down.
+ */
 export function firstScreenParts(withBoard: boolean): RefreshInclude[] {
-  return withBoard ? ['me', 'board', 'actions'] : ['me']
+  return withBoard ? ['me', 'board', 'actions', 'wards', 'stake', 'setup'] : ['me']
 }
 
-/** The first screen's data that came with the page load's refresh: the profile, and the board and the queue when headed there. */
-export type FirstScreen = Pick<Partial<RefreshResponse>, 'me' | 'board' | 'board_etag' | 'actions'>
+/** The first screen's data that came with the page load's refresh (firstScreenParts). */
+export type FirstScreen = Pick<
+  Partial<RefreshResponse>,
+  'me' | 'board' | 'board_etag' | 'actions' | 'wards' | 'stake' | 'setup'
+>
 let firstScreen: FirstScreen = {}
 
 /**

@@ -1,30 +1,17 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import type * as C from '@stake/contract'
 import { actionKeys } from './actions'
-import { setStakeZone } from '../i18n/format'
 import { api } from './client'
 import { callingKeys } from './callings'
 import { useChange } from './mutation'
 import { proposalKeys } from './proposals'
 import { speakingKeys } from './speaking'
+import { fetchStake, stakeKeys } from './stakeCache'
 import type { TokenResponse } from './types'
 
 export type Stake = C.Stake
 export type StakeBody = C.StakeBody
 export type StakeSignup = C.StakeSignup
-
-/** Query keys of the caller's stake (docs/api-reference.md §14). */
-const stakeKeys = {
-  all: ['stake'] as const,
-  current: () => [...stakeKeys.all, 'current'] as const,
-}
-
-/** The stake's zone becomes the zone every date and time is shown in (i18n/format.ts). */
-const fetchStake = async () => {
-  const stake = await api<Stake>('/stake')
-  setStakeZone(stake.timezone)
-  return stake
-}
 
 /** The signed-in user's stake. It changes rarely (an administrator's save refetches it); `enabled` false waits. */
 export function useStake(enabled = true) {

@@ -3,18 +3,9 @@ import { api } from './client'
 import { callingKeys } from './callings'
 import { useChange, type MutationCallbacks } from './mutation'
 import type { Ward } from './types'
+import { wardKeys } from './wardList'
 
-/** Query keys of the wards; `public` is what a visitor sees (asked without a token). */
-export const wardKeys = {
-  all: ['wards'] as const,
-  list: () => [...wardKeys.all, 'list'] as const,
-  /** What a visitor sees of a stake (`stake`: its id or slug; none: the default stake). */
-  public: (stake = '') => [...wardKeys.all, 'public', stake] as const,
-}
-
-export function useWards() {
-  return useQuery({ queryKey: wardKeys.list(), queryFn: () => api<Ward[]>('/wards/'), staleTime: 60_000 })
-}
+export { useWards } from './wardList'
 
 /** A stake's wards as a visitor sees them (`stake` as usePublicCallings's). */
 export function usePublicWards(stake: string | undefined, enabled = true) {

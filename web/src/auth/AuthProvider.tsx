@@ -106,10 +106,11 @@ export function AuthProvider({ children, initialStatus = 'loading' }: AuthProvid
       setSession(tok)
       setIdleTimeout(tok.idle_timeout ?? null)
       queryClient.clear()
-      seedFirstScreen(queryClient, tok)
+      const texts = seedFirstScreen(queryClient, tok)
       preloadFirstScreen()
       setEnded(null)
       clearBootError()
+      await texts
       if (tok.me) adoptMe(tok.me)
       else await reloadMe()
     },

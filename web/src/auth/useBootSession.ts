@@ -12,22 +12,34 @@ import {
 import { fetchMe, writeMe } from '../api/me'
 import { prefetchActions, seedActions } from '../api/actions'
 import { prefetchBoard, seedBoard } from '../api/board'
+import { seedStake, seedStakeSetup } from '../api/stakeCache'
+import { seedWards } from '../api/wardList'
 import { useOnline } from '../resilience/connection'
 import { headedToBoard } from '../preload'
+import { i18next } from '../i18n'
 import { adoptAccountLanguage } from './accountLanguage'
 
 export type SessionStatus = 'loading' | 'anonymous' | 'authenticated'
 
 /**
- * Puts the board and the queue that a sign-in or the page load's refresh
- * carried in the cache. Whatever it did not carry and the board needs is asked
- * for now, together with the profile, not after it.
+ * Puts the board, the queue, the wards, the stake and its first-run steps that a sign-in
+ * or the page load's refresh carried in the cache. Whatever it did not carry
+ * and the board needs is asked for now, together with the profile, not after
+ * it. Resolves once the texts the carried screen needs beyond the board's are
+ * in: the stake form of a first-run list whose first step is still to take,
+ * which would otherwise appear a round trip after the cards and push them down.
  */
-export function seedFirstScreen(queryClient: QueryClient, carried: FirstScreen): void {
+export function seedFirstScreen(queryClient: QueryClient, carried: FirstScreen): Promise<void> {
   if (carried.board) seedBoard(queryClient, carried.board, carried.board_etag)
   else if (headedToBoard()) prefetchBoard(queryClient)
   if (carried.actions) seedActions(queryClient, carried.actions)
   else if (headedToBoard()) prefetchActions(queryClient)
+  if (carried.wards) seedWards(queryClient, carried.wards)
+  if (carried.stake) seedStake(queryClient, carried.stake)
+  if (carried.setup) seedStakeSetup(queryClient, carried.setup)
+  if (!carried.setup || carried.setup.stake) return Promise.resolve()
+  // A failure is harmless: the form's own load retries.
+  return i18next.loadNamespaces('stake').catch(() => {})
 }
 
 /**
@@ -63,8 +75,9 @@ export function useBootSession(
         // The page load's refresh carried the profile and, headed to the board, the board and the queue (main.tsx
         // asked for them, and started the first screen's code beside them): nothing more to wait for.
         const carried = takeFirstScreen()
-        seedFirstScreen(queryClient, carried)
+        const texts = seedFirstScreen(queryClient, carried)
         const profile = carried.me ?? (await fetchMe())
+        await texts
         if (cancelled) return
         adoptAccountLanguage(profile)
         writeMe(queryClient, profile)

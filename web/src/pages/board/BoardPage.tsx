@@ -48,7 +48,6 @@ export default function BoardPage() {
   return (
     <div className="board-page">
       <BoardTop
-        board={board.data}
         votes={moves.votes}
         onShow={({ id, stage }) => {
           const column = columnOf(stage)

@@ -1,7 +1,7 @@
 import { Suspense } from 'react'
 import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
-import type { Board, Stage } from '../../api/types'
+import type { Stage } from '../../api/types'
 import { useWards } from '../../api/wards'
 import { useMe } from '../../auth/AuthProvider'
 import { can } from '../../auth/roles'
@@ -12,15 +12,7 @@ import { SetupChecklist } from './SetupChecklist'
 import type { OneTapVotes } from './useOneTapVotes'
 
 /** The board's title and New proposal, then the first-run list and "Needs me" (strips once seen). */
-export function BoardTop({
-  board,
-  votes,
-  onShow,
-}: {
-  board: Board | undefined
-  votes: OneTapVotes
-  onShow(item: { id: number; stage: Stage }): void
-}) {
+export function BoardTop({ votes, onShow }: { votes: OneTapVotes; onShow(item: { id: number; stage: Stage }): void }) {
   const { t } = useTranslation('board')
   const me = useMe()
   const wards = useWards()
@@ -37,9 +29,10 @@ export function BoardTop({
         }
       />
       <div className="board-strips">
-        {/* Its stake form's texts load when it first shows: until then it waits alone, never hiding the board. */}
+        {/* Its stake form's texts load when it first shows (with the first screen when its steps came with it,
+            useBootSession): until then it waits alone, never hiding the board. */}
         <Suspense fallback={null}>
-          <SetupChecklist me={me} board={board} />
+          <SetupChecklist me={me} />
         </Suspense>
         <NeedsMe wards={wards.data} votes={votes} userId={me.id} onShow={onShow} />
       </div>

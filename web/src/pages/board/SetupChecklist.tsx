@@ -1,20 +1,15 @@
 import { useId, useState } from 'react'
 import { Link } from 'react-router'
+import { SETUP_PERMISSIONS } from '@stake/contract/permissions'
 import { useTranslation } from 'react-i18next'
-import { usePendingInvitations } from '../../api/accounts'
-import { useProposalCount } from '../../api/proposals'
 import { useStake } from '../../api/stake'
-import { useUsers } from '../../api/users'
-import { useWards } from '../../api/wards'
-import type { Board, Me } from '../../api/types'
+import { useStakeSetup } from '../../api/stakeCache'
+import type { Me } from '../../api/types'
 import { can, canAdministerStake } from '../../auth/roles'
 import { ROUTES } from '../../routes'
 import { StakeForm } from '../stake/StakeForm'
 import { FoldToggle } from './FoldToggle'
 import { useFold } from './useFold'
-
-/** The permissions the four steps need: only someone who can take them all sees the list. */
-const SETUP_PERMISSIONS = ['wards.manage', 'callings.manage', 'users.manage', 'proposals.submit'] as const
 
 const dismissKey = (userId: number) => `stake.board.setupDismissed.${userId}`
 
@@ -41,54 +36,41 @@ interface Step {
   done: boolean
 }
 
+/** Where each step is taken, in the list's order. */
+const STEPS: readonly (readonly [Step['key'], string])[] = [
+  ['stake', ROUTES.stakeSettings],
+  ['wards', ROUTES.wards],
+  ['seats', ROUTES.callings],
+  ['users', ROUTES.users],
+  ['proposal', ROUTES.newProposal],
+]
+
 /**
- * A new administrator's first steps, each ticked off from the data itself:
- * the stake's own settings saved (name, time zone, language, approvals,
- * seats: asked right here, the browser's zone proposed); every ward has a
- * bishop; enough presidency and high-council seats are filled for a proposal
- * to be approved; someone besides the administrator was invited or has signed
- * in and chosen a password (people imported from LCR alone do not count); a
- * proposal exists. Each step links to where it is done. Gone once all are
- * done or when dismissed (remembered on this device).
+ * A new administrator's first steps, each ticked off by the server from the
+ * data itself (GET /stake/setup, docs/api-reference.md §14): the stake's own
+ * settings saved (name, time zone, language, approvals, seats: asked right
+ * here, the browser's zone proposed); every ward has a bishop; enough
+ * presidency and high-council seats are filled for a proposal to be approved;
+ * someone besides the administrator was invited or has signed in with a
+ * password of their own; a proposal exists. Each step links to where it is
+ * done. The steps and the stake come with the board on a page load (the
+ * refresh's `include`), so the list never arrives after the cards and pushes
+ * them down. Gone once all are done or when dismissed (remembered on this device).
  */
-export function SetupChecklist({ me, board }: { me: Me; board: Board | undefined }) {
+export function SetupChecklist({ me }: { me: Me }) {
   const { t } = useTranslation('board')
   const allowed = SETUP_PERMISSIONS.every((p) => can(me, p))
   const [dismissed, setDismissed] = useState(() => wasDismissed(me.id))
   const show = allowed && !dismissed
-  const wards = useWards()
-  const stake = useStake()
-  const users = useUsers({ limit: 200, active: true, offset: 0 }, show)
-  const invitations = usePendingInvitations(show)
-  const proposals = useProposalCount(show)
+  const setup = useStakeSetup(show)
+  const stake = useStake(show)
   const [zone] = useState(browserZone)
   const [open, setOpen] = useFold(`stake.board.setupSeen.${me.id}`)
   const stepsId = useId()
 
-  if (!show || !wards.data || !board || !users.data || !proposals.data || !stake.data || !invitations.data) return null
-  // A person counts once someone can reach the service: invited, or signed in with a password of their own.
-  const someoneElse =
-    invitations.data.length > 0 || users.data.items.some((u) => u.id !== me.id && !u.roster && !u.force_password_reset)
-  const stakeSaved = stake.data.settings_saved === true
-
-  const voting = board.voting
-  const steps: Step[] = [
-    { key: 'stake', to: ROUTES.stakeSettings, done: stakeSaved },
-    {
-      key: 'wards',
-      to: ROUTES.wards,
-      done: wards.data.length > 0 && wards.data.every((w) => w.bishop_id != null),
-    },
-    {
-      key: 'seats',
-      to: ROUTES.callings,
-      done:
-        voting.sp_approval.voters.length >= voting.sp_approval.required &&
-        voting.hc_approval.voters.length >= voting.hc_approval.required,
-    },
-    { key: 'users', to: ROUTES.users, done: someoneElse },
-    { key: 'proposal', to: ROUTES.newProposal, done: proposals.data.total > 0 },
-  ]
+  if (!show || !setup.data || !stake.data) return null
+  const state = setup.data
+  const steps: Step[] = STEPS.map(([key, to]) => ({ key, to, done: state[key] }))
   const done = steps.filter((s) => s.done).length
   if (done === steps.length) return null
 
