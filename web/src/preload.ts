@@ -15,13 +15,17 @@ export const loadBoardPage = () => import('./pages/board/BoardPage')
 
 /**
  * The texts the shell and the board render with (their `useTranslation`
- * namespaces: the bell, the board and its cards' presentation progress).
+ * namespaces: the bell, the board and its cards' presentation progress, the
+ * stake's form in the first-run list while the stake's settings are unsaved).
  * Fetched with the code, not when the first component asks for them: each
  * would otherwise be a round trip of its own after the code has run (about
- * 170 ms each on a phone's 150 ms link, one after another).
+ * 170 ms each on a phone's 150 ms link, one after another). The stake's
+ * form's (1 KB) is needed only in a new stake's first hour, but when it is,
+ * the first screen waits for it (useBootSession): asked here, it is already
+ * on its way when the refresh says so.
  */
 const SHELL_TEXTS = ['notifications']
-const BOARD_TEXTS = ['board', 'sustainings']
+const BOARD_TEXTS = ['board', 'sustainings', 'stake']
 
 /** A failed preload is harmless: the screen's own load retries (resilience/chunks.ts). */
 const ignore = () => {}
