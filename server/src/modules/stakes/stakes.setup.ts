@@ -2,14 +2,14 @@ import type { StakeSetup } from '@stake/contract'
 import { SETUP_PERMISSIONS } from '@stake/contract/permissions'
 import type { Actor } from '../../actor.ts'
 import type { AppContext } from '../../context.ts'
-import { stakeIdOf } from '../../db/stake-scope.ts'
 import type { Executor } from '../../db/types.ts'
 import { forbidden } from '../../errors.ts'
 import { listPendingInvitations } from '../accounts/tokens.repository.ts'
 import { loadViewer } from '../proposals/proposals.access.ts'
-import { listProposalViews, votingSeatHolders } from '../proposals/proposals.repository.ts'
+import type { Viewer } from '../proposals/proposals.policy.ts'
+import { visibleTo, votingSeatHolders } from '../proposals/proposals.repository.ts'
 import { listWards } from '../wards/wards.repository.ts'
-import { currentStakeSettings, settingsSaved } from './stakes.repository.ts'
+import { StakeSettingsService } from './stakes.settings.ts'
 
 /** Someone besides `userId` can reach the service: active, signed in with a password of their own, none to change. */
 async function someoneElseSignedIn(db: Executor, userId: number): Promise<boolean> {
@@ -25,6 +25,12 @@ async function someoneElseSignedIn(db: Executor, userId: number): Promise<boolea
   return row !== undefined
 }
 
+/** A proposal the viewer can see exists (the board's visibility rule). */
+async function anyProposalSeenBy(db: Executor, viewer: Viewer): Promise<boolean> {
+  const row = await db.selectFrom('proposals as p').select('p.id').where(visibleTo(viewer)).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
 /**
  * GET /stake/setup: a new stake's first steps, each decided from the data
  * (StakeSetup). People imported from LCR alone (no password) do not count as
@@ -36,22 +42,21 @@ export async function stakeSetup(ctx: AppContext, actor: Actor): Promise<StakeSe
   }
   const { db } = ctx
   const viewer = await loadViewer(ctx, actor)
-  const [saved, wards, holders, settings, invitations, signedIn, proposals] = await Promise.all([
-    settingsSaved(db, stakeIdOf(db)),
+  const [stake, wards, holders, invitations, signedIn, proposal] = await Promise.all([
+    new StakeSettingsService(ctx).get(),
     listWards(db),
     votingSeatHolders(db),
-    currentStakeSettings(db),
     listPendingInvitations(db),
     someoneElseSignedIn(db, actor.id),
-    listProposalViews(db, viewer, {}, 1, 0),
+    anyProposalSeenBy(db, viewer),
   ])
   const voters = (council: boolean) =>
     new Set(holders.filter((h) => (h.key === 'high_councilor') === council).map((h) => h.id)).size
   return {
-    stake: saved,
+    stake: stake.settings_saved === true,
     wards: wards.length > 0 && wards.every((w) => w.bishop_id != null),
-    seats: voters(false) >= settings.sp_approvals_required && voters(true) >= settings.hc_approvals_required,
+    seats: voters(false) >= stake.sp_approvals_required && voters(true) >= stake.hc_approvals_required,
     users: invitations.length > 0 || signedIn,
-    proposal: proposals.total > 0,
+    proposal,
   }
 }
