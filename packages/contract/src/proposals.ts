@@ -328,7 +328,7 @@ export const CompactBoard = Type.Object({
   cards: Type.Array(CompactCard),
   closed: Type.Object({ done: Type.Integer({ minimum: 0 }), declined: Type.Integer({ minimum: 0 }) }),
   voting: Type.Object({ sp_approval: CompactVotingStage, hc_approval: CompactVotingStage }),
-  /** Every person the board names by id outside the cards' own fields: the voting seats' holders. */
+  /** Each person once: the voting seats' holders, then the open cards' interviewers. */
   people: Type.Array(PersonRef),
 })
 export type CompactBoard = Static<typeof CompactBoard>

@@ -130,6 +130,31 @@ describe('compact board', () => {
     assert.deepEqual(mine.cards.find((c) => c.id === interviewed.id)!.interview?.interviewer_id, president.user.id)
   })
 
+  it('names each card’s interviewer once in `people`, and no interviewer of a card the caller may not see', async () => {
+    // The clerk holds no voting seat: only the interview puts him in `people`.
+    const named = async (as: typeof clerk.as) =>
+      (await get<CompactBoard>(as, COMPACT)).people.filter((p) => p.id === clerk.user.id)
+    assert.deepEqual(await named(president.as), [], 'not named before he interviews anyone')
+    const cards = [await submit(clerk.as, otherWard), await submit(clerk.as, otherWard)]
+    for (const card of cards) {
+      for (const stage of ['sp_approval', 'hc_approval'] as const) await move(clerk.as, card.id, 'advance', stage)
+      const res = await clerk.as('POST', P(card.id, `/interview?interviewer_id=${clerk.user.id}`))
+      assert.equal(res.statusCode, 200, res.body)
+    }
+    const person = { id: clerk.user.id, fname: clerk.user.fname, lname: clerk.user.lname }
+    for (const viewer of [president, clerk]) {
+      const compact = await get<CompactBoard>(viewer.as, COMPACT)
+      for (const card of cards)
+        assert.equal(compact.cards.find((c) => c.id === card.id)?.interview?.interviewer_id, clerk.user.id)
+      assert.deepEqual(await named(viewer.as), [person], 'named once for two cards')
+      assert.equal(new Set(compact.people.map((p) => p.id)).size, compact.people.length)
+    }
+    // The bishop of the other ward sees neither card, so not who interviews for them (S9).
+    const bishopBoard = await get<CompactBoard>(bishop.as, COMPACT)
+    assert.ok(!bishopBoard.cards.some((c) => cards.some((card) => card.id === c.id)))
+    assert.deepEqual(await named(bishop.as), [])
+  })
+
   it('shows who voted at sp_approval only to the presidency and managers (S9); the tally to every viewer', async () => {
     const own = await submit(bishop.as, ward)
     assert.equal((await president.as('POST', P(own.id, '/approvals?approved=true'))).statusCode, 201)

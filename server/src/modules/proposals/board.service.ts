@@ -24,13 +24,13 @@ export class BoardService {
 
   /**
    * Six queries whatever the number of proposals: the caller's seats, the
-   * open cards, the votes at their current stage (the cards' tallies and the
-   * caller's own vote), the closed counts, the voting seats' holders and the
-   * stake's settings.
+   * open cards with their interviewers' names, the votes at their current
+   * stage (the cards' tallies and the caller's own vote), the closed counts,
+   * the voting seats' holders and the stake's settings.
    */
   async compact(actor: Actor): Promise<CompactBoard> {
     const viewer = await loadViewer(this.ctx, actor)
-    const [rows, votes, closed, holders, stake] = await Promise.all([
+    const [{ cards: rows, interviewers }, votes, closed, holders, stake] = await Promise.all([
       repo.openBoardProposals(this.ctx.db, viewer),
       repo.boardVotes(this.ctx.db, viewer),
       repo.closedCounts(this.ctx.db, viewer, this.since()),
@@ -63,7 +63,8 @@ export class BoardService {
         sp_approval: { required: stake.sp_approvals_required, voters: voters('sp_approval') },
         hc_approval: { required: stake.hc_approvals_required, voters: voters('hc_approval') },
       },
-      people: [...people.values()],
+      // The voting seats' holders first, then the interviewers not among them.
+      people: [...people.values(), ...interviewers.filter((p) => !people.has(p.id))],
     }
   }
 

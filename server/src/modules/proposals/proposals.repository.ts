@@ -5,6 +5,7 @@ import {
   type Office,
   type ProposalKind,
   type Interview,
+  type PersonRef,
   type Presentation,
   type Proposal,
   type ProposalScope,
@@ -545,18 +546,25 @@ export async function boardVotes(db: Executor, viewer: Viewer, kind?: ProposalKi
  * proposal, its interview and presentations, but not proposalViews' three
  * vote subqueries per row — the compact board takes the tally and the
  * caller's vote from boardVotes, which it reads anyway. `approvals` and
- * `my_vote` are left empty here.
+ * `my_vote` are left empty here. The interviewers' names come with them,
+ * each once, so that the board names them without the list of every user.
  */
-export async function openBoardProposals(db: Executor, viewer: Viewer): Promise<Proposal[]> {
+export async function openBoardProposals(
+  db: Executor,
+  viewer: Viewer,
+): Promise<{ cards: Proposal[]; interviewers: PersonRef[] }> {
   const rows = await db
     .selectFrom('proposals as p')
     .leftJoin('proposal_interviews as i', 'i.proposal_id', 'p.id')
+    .leftJoin('users as iu', 'iu.id', 'i.interviewer_id')
     .select(SHOWN)
     .select([
       'i.id as interview_id',
       'i.interviewer_id',
       'i.scheduled_for',
       'i.interview_date',
+      'iu.fname as interviewer_fname',
+      'iu.lname as interviewer_lname',
       presentedInJson(db).as('presented_in'),
     ])
     .where('p.stage', 'in', stagesLiteral(OPEN_STAGES))
@@ -564,7 +572,13 @@ export async function openBoardProposals(db: Executor, viewer: Viewer): Promise<
     .orderBy('p.stage_changed_at')
     .orderBy('p.id')
     .execute()
-  return (rows as CardRow[]).map((row) => toProposal(row, { approved: 0, rejected: 0, mine: null }))
+  const interviewers = new Map<number, PersonRef>()
+  const cards = rows.map(({ interviewer_fname: fname, interviewer_lname: lname, ...row }) => {
+    if (row.interviewer_id !== null && fname !== null && lname !== null)
+      interviewers.set(row.interviewer_id, { id: row.interviewer_id, fname, lname })
+    return toProposal(row as CardRow, { approved: 0, rejected: 0, mine: null })
+  })
+  return { cards, interviewers: [...interviewers.values()] }
 }
 
 /** How many visible proposals were done / declined since `closedSince` (one statement on proposals_stage_idx). */
