@@ -1,6 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { request } from './client'
-import { OPEN_STAGES, type Board, type CompactBoard, type CompactCard, type OpenStage, type Proposal } from './types'
+import {
+  OPEN_STAGES,
+  type Board,
+  type CompactBoard,
+  type CompactCard,
+  type OpenStage,
+  type PersonRef,
+  type Proposal,
+} from './types'
 
 /**
  * The board's data, apart from the rest of the proposals' hooks
@@ -18,8 +26,11 @@ export const BOARD_KEY = ['proposals', 'board'] as const
  */
 export type BoardView = Board & { closed: CompactBoard['closed'] }
 
-/** A compact card in the full shape (the defaults the server left out, the tally from the voters' ids). */
-export function expandCard(card: CompactCard): Proposal {
+/**
+ * A compact card in the full shape (the defaults the server left out, the
+ * tally from the voters' ids), its interviewer named from the board's `people`.
+ */
+export function expandCard(card: CompactCard, people?: ReadonlyMap<number, PersonRef>): Proposal {
   const { approved_by = [], rejected_by = [], interview, approvals, ...rest } = card
   return {
     ...rest,
@@ -30,7 +41,7 @@ export function expandCard(card: CompactCard): Proposal {
     // The tally alone where the voters are not the caller's to see (S9).
     approvals: approvals ?? { approved: approved_by.length, rejected: rejected_by.length },
     my_vote: card.my_vote ?? null,
-    interview: interview ? { ...interview, proposal_id: card.id } : null,
+    interview: interview ? named({ ...interview, proposal_id: card.id }, people?.get(interview.interviewer_id)) : null,
     scope: card.scope ?? 'ward',
     releases: card.releases ?? [],
     calling_id: card.calling_id ?? null,
@@ -39,15 +50,19 @@ export function expandCard(card: CompactCard): Proposal {
   }
 }
 
+/** The interview with its interviewer's name, when the answer named them. */
+const named = <T extends object>(interview: T, interviewer: PersonRef | undefined) =>
+  interviewer ? { ...interview, interviewer } : interview
+
 function expandBoard(compact: CompactBoard): BoardView {
   const stages = Object.fromEntries(OPEN_STAGES.map((s) => [s, [] as Proposal[]])) as Board['stages']
   const votes: Board['votes'] = []
+  const person = new Map(compact.people.map((p) => [p.id, p]))
   for (const card of compact.cards) {
-    stages[card.stage as OpenStage]?.push(expandCard(card))
+    stages[card.stage as OpenStage]?.push(expandCard(card, person))
     for (const voter_id of card.approved_by ?? []) votes.push({ proposal_id: card.id, voter_id, approved: true })
     for (const voter_id of card.rejected_by ?? []) votes.push({ proposal_id: card.id, voter_id, approved: false })
   }
-  const person = new Map(compact.people.map((p) => [p.id, p]))
   const voting = (stage: 'sp_approval' | 'hc_approval') => ({
     required: compact.voting[stage].required,
     voters: compact.voting[stage].voters.flatMap((id) => person.get(id) ?? []),

@@ -61,7 +61,7 @@ export function useClosedCards(enabled: boolean) {
       const page = await apiPage<CompactCard>('/calling-kanban/board/closed', {
         query: { limit: CLOSED_PAGE, offset: pageParam },
       })
-      return { ...page, items: page.items.map(expandCard), offset: pageParam }
+      return { ...page, items: page.items.map((card) => expandCard(card)), offset: pageParam }
     },
     getNextPageParam: (last) => {
       const next = last.offset + last.items.length

@@ -29,7 +29,10 @@ export type SpeakingFeed = C.SpeakingFeed
 export type SpeakingFeedStatus = C.SpeakingFeedStatus
 export type OpenStage = C.OpenStage
 export type Stage = C.Stage
-export type Proposal = C.Proposal
+/** A proposal; on the board, its interview also names the interviewer (the compact board's `people`). */
+export type Proposal = Omit<C.Proposal, 'interview'> & {
+  interview: (C.Interview & { interviewer?: C.PersonRef }) | null
+}
 export type Release = C.Release
 export type Sustainings = C.Sustainings
 export type Board = C.Board

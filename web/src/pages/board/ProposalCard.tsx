@@ -32,12 +32,29 @@ export interface CardVoting {
   pending: PersonRef[]
 }
 
-/** The interviewer (by name) and the planned date, on a card at `interview`. */
+/**
+ * The interviewer (by name) and the planned date, on a card at `interview`.
+ * The board names the interviewer itself; a card that came another way (a
+ * move's answer) looks the name up among the users.
+ */
 function InterviewLine({ proposal: p }: { proposal: Proposal }) {
-  const { t } = useTranslation('board')
+  const interviewer = p.interview?.interviewer
+  return interviewer ? (
+    <InterviewText proposal={p} who={`${interviewer.fname} ${interviewer.lname}`} />
+  ) : (
+    <InterviewLookup proposal={p} />
+  )
+}
+
+function InterviewLookup({ proposal: p }: { proposal: Proposal }) {
   const users = useUsersLite()
   const interview = p.interview
-  const who = interview ? userName(users.data, interview.interviewer_id) : null
+  return <InterviewText proposal={p} who={interview ? userName(users.data, interview.interviewer_id) : null} />
+}
+
+function InterviewText({ proposal: p, who }: { proposal: Proposal; who: string | null }) {
+  const { t } = useTranslation('board')
+  const interview = p.interview
   const when = interview?.scheduled_for ? formatDateTime(interview.scheduled_for) : null
   const text = `${who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')} · ${
     when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')
