@@ -245,6 +245,7 @@ for (const size of [DESKTOP, PHONE]) {
       const ward = await createWard(admin, unique('Distrito Oeste '))
       const interviewer = await createUser(request, admin, 'Elena', unique('Entrevista'))
       const r = await releaseAtInterview(admin, ward.id, unique('Dario'))
+      const unassigned = await releaseAtInterview(admin, ward.id, unique('Bruno'))
       // S10: the interviewer must see the proposal.
       await admin.req('PUT', `/api/users/${interviewer.id}/permissions`, { permissions: ['proposals.view'] })
       await admin.req(
@@ -261,6 +262,9 @@ for (const size of [DESKTOP, PHONE]) {
       const card = column(page, 'interview').getByTestId(`card-${r.id}`)
       const line = card.getByTestId('interview-line')
       await expect(line).toContainText(`Interviewer: ${interviewer.fname} ${interviewer.lname}`)
+      await expect(
+        column(page, 'interview').getByTestId(`card-${unassigned.id}`).getByTestId('interview-line'),
+      ).toContainText('No interviewer yet')
       await page.waitForLoadState('networkidle')
       expect(userLists).toEqual([])
       await expect(line).toContainText('2030')

@@ -38,18 +38,19 @@ export interface CardVoting {
  * move's answer) looks the name up among the users.
  */
 function InterviewLine({ proposal: p }: { proposal: Proposal }) {
-  const interviewer = p.interview?.interviewer
+  const interview = p.interview
+  if (!interview) return <InterviewText proposal={p} who={null} />
+  const { interviewer } = interview
   return interviewer ? (
     <InterviewText proposal={p} who={`${interviewer.fname} ${interviewer.lname}`} />
   ) : (
-    <InterviewLookup proposal={p} />
+    <InterviewLookup proposal={p} interviewerId={interview.interviewer_id} />
   )
 }
 
-function InterviewLookup({ proposal: p }: { proposal: Proposal }) {
+function InterviewLookup({ proposal, interviewerId }: { proposal: Proposal; interviewerId: number }) {
   const users = useUsersLite()
-  const interview = p.interview
-  return <InterviewText proposal={p} who={interview ? userName(users.data, interview.interviewer_id) : null} />
+  return <InterviewText proposal={proposal} who={userName(users.data, interviewerId)} />
 }
 
 function InterviewText({ proposal: p, who }: { proposal: Proposal; who: string | null }) {
