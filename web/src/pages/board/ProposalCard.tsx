@@ -3,7 +3,6 @@ import { Link } from 'react-router'
 import { useTranslation } from 'react-i18next'
 import type { PersonRef, Proposal, Stage } from '../../api/types'
 import { isVotingStage } from '../../api/types'
-import { useUsersLite, userName } from '../../api/users'
 import { PresentedProgress } from '../sustainings/PresentedProgress'
 import { ROUTES } from '../../routes'
 import { formatDateTime } from '../../i18n/format'
@@ -34,32 +33,16 @@ export interface CardVoting {
 
 /**
  * The interviewer (by name) and the planned date, on a card at `interview`.
- * The board names the interviewer itself; a card that came another way (a
- * move's answer) looks the name up among the users.
+ * Every card on the board comes from the compact board, which names each
+ * card's interviewer in its `people` (api/board.ts puts the name on the card).
  */
 function InterviewLine({ proposal: p }: { proposal: Proposal }) {
-  const interview = p.interview
-  if (!interview) return <InterviewText proposal={p} who={null} />
-  const { interviewer } = interview
-  return interviewer ? (
-    <InterviewText proposal={p} who={`${interviewer.fname} ${interviewer.lname}`} />
-  ) : (
-    <InterviewLookup proposal={p} interviewerId={interview.interviewer_id} />
-  )
-}
-
-function InterviewLookup({ proposal, interviewerId }: { proposal: Proposal; interviewerId: number }) {
-  const users = useUsersLite()
-  return <InterviewText proposal={proposal} who={userName(users.data, interviewerId)} />
-}
-
-function InterviewText({ proposal: p, who }: { proposal: Proposal; who: string | null }) {
   const { t } = useTranslation('board')
-  const interview = p.interview
-  const when = interview?.scheduled_for ? formatDateTime(interview.scheduled_for) : null
-  const text = `${who ? t('card.interviewer', { name: who }) : t('card.noInterviewer')} · ${
-    when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')
-  }`
+  const interviewer = p.interview?.interviewer
+  const when = p.interview?.scheduled_for ? formatDateTime(p.interview.scheduled_for) : null
+  const text = `${
+    interviewer ? t('card.interviewer', { name: `${interviewer.fname} ${interviewer.lname}` }) : t('card.noInterviewer')
+  } · ${when ? t('card.interviewOn', { date: when }) : t('card.noInterviewDate')}`
   return (
     <div className="pcard-interview pcard-line small" data-testid="interview-line" title={text}>
       {text}
